@@ -1,0 +1,22 @@
+# Fails if any file under ENGINE_DIR includes a Qt, Vulkan or CUDA header (architecture §1).
+# Usage: cmake -DENGINE_DIR=<dir> -P CheckEngineIncludes.cmake
+if(NOT ENGINE_DIR)
+  message(FATAL_ERROR "ENGINE_DIR not set")
+endif()
+file(GLOB_RECURSE files "${ENGINE_DIR}/*.h" "${ENGINE_DIR}/*.hpp" "${ENGINE_DIR}/*.cpp"
+     "${ENGINE_DIR}/*.cc" "${ENGINE_DIR}/*.cu" "${ENGINE_DIR}/*.cuh")
+set(forbidden "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Za-z]|qt|vulkan/|vulkan\\.h|cuda|cublas|cusparse|thrust/|cub/|nvToolsExt)")
+set(violations "")
+foreach(f IN LISTS files)
+  file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "${forbidden}")
+      string(APPEND violations "  ${f}: ${line}\n")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH files count)
+if(violations)
+  message(FATAL_ERROR "engine/ must not include Qt, Vulkan or CUDA headers:\n${violations}")
+endif()
+message(STATUS "engine include rule: ${count} files checked, no Qt/Vulkan/CUDA includes")

@@ -1,0 +1,9 @@
+# Shared helpers for the project's targets.
+
+# sim_target_defaults(target): warnings, include root and definitions every target shares.
+function(sim_target_defaults target)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter>
+    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${SIM_WARNINGS_AS_ERRORS}>>:-Werror>)
+endfunction()

@@ -1,0 +1,90 @@
+#include "engine/model/model.h"
+
+#include <numbers>
+
+namespace sim {
+
+const char* ShapeTypeName(ShapeType type) {
+  switch (type) {
+    case ShapeType::kNone:
+      return "none";
+    case ShapeType::kPlane:
+      return "plane";
+    case ShapeType::kSphere:
+      return "sphere";
+    case ShapeType::kBox:
+      return "box";
+    case ShapeType::kCapsule:
+      return "capsule";
+    case ShapeType::kCylinder:
+      return "cylinder";
+  }
+  return "none";
+}
+
+
+Real ShapeVolume(const ShapeGeometry& shape) {
+  constexpr Real kPi = std::numbers::pi;
+  const Real r = shape.radius;
+  const Real h = 2 * shape.half_length;
+  switch (shape.type) {
+    case ShapeType::kBox:
+      return 8 * shape.half_extents.prod();
+    case ShapeType::kSphere:
+      return 4.0 / 3.0 * kPi * r * r * r;
+    case ShapeType::kCylinder:
+      return kPi * r * r * h;
+    case ShapeType::kCapsule:
+      return kPi * r * r * h + 4.0 / 3.0 * kPi * r * r * r;
+    case ShapeType::kPlane:
+    case ShapeType::kNone:
+      return 0;
+  }
+  return 0;
+}
+
+
+Mat3 ShapeUnitInertia(const ShapeGeometry& shape, Real mass) {
+  const Real r = shape.radius;
+  const Real h = 2 * shape.half_length;
+  Mat3 inertia = Mat3::Zero();
+  switch (shape.type) {
+    case ShapeType::kBox: {
+      // solid cuboid: I_x = m (b² + c²) / 12 with full side lengths
+      const Vec3 s = 2 * shape.half_extents;
+      inertia.diagonal() << s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
+          s.x() * s.x() + s.y() * s.y();
+      inertia *= mass / 12;
+      break;
+    }
+    case ShapeType::kSphere:
+      inertia.diagonal().setConstant(0.4 * mass * r * r);
+      break;
+    case ShapeType::kCylinder: {
+      // solid cylinder along z: I_z = m r²/2, I_x = m (3r² + h²)/12
+      const Real lateral = mass * (3 * r * r + h * h) / 12;
+      inertia.diagonal() << lateral, lateral, 0.5 * mass * r * r;
+      break;
+    }
+    case ShapeType::kCapsule: {
+      // cylinder plus two hemispheres, mass split by volume; hemisphere centroid at 3r/8 from the
+      // flat face, parallel-axis shift to the capsule centre (standard result, e.g. Eberly 2002)
+      constexpr Real kPi = std::numbers::pi;
+      const Real v_cyl = kPi * r * r * h;
+      const Real v_sph = 4.0 / 3.0 * kPi * r * r * r;
+      const Real m_cyl = mass * v_cyl / (v_cyl + v_sph);
+      const Real m_sph = mass - m_cyl;
+      const Real axial = 0.5 * m_cyl * r * r + 0.4 * m_sph * r * r;
+      const Real lateral = m_cyl * (3 * r * r + h * h) / 12 +
+                           m_sph * (0.4 * r * r + 0.25 * h * h + 0.375 * h * r);
+      inertia.diagonal() << lateral, lateral, axial;
+      break;
+    }
+    case ShapeType::kPlane:
+    case ShapeType::kNone:
+      break;
+  }
+  return inertia;
+}
+
+}  // namespace sim

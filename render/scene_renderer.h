@@ -1,0 +1,54 @@
+// SceneRenderer: draws a VisualFrame (ground grid, primitive shapes) with Vulkan into a render pass
+// owned by a host: the offscreen renderer (PNG output, tests, `contact-sim render`) or the studio's
+// Qt Vulkan window. It reads snapshots only, never Model/State.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include <vulkan/vulkan.h>
+
+#include "engine/visual/camera.h"
+#include "engine/visual/visual_frame.h"
+#include "render/vk/vk_check.h"
+
+namespace sim::render {
+
+/// Vulkan objects the renderer draws with; all owned by the host and alive longer than the renderer.
+struct DeviceContext {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;  ///< graphics queue (used for one-time uploads)
+  std::uint32_t queue_family = 0;
+  VkRenderPass render_pass = VK_NULL_HANDLE;  ///< colour (+ depth) pass the draws are recorded in
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  std::uint32_t frames_in_flight = 2;  ///< number of per-frame slots to keep
+};
+
+/// Sky colour at the horizon; hosts clear the colour attachment with it (linear RGBA).
+std::array<float, 4> ClearColor();
+
+class SceneRenderer {
+ public:
+  /// Creates pipelines and static meshes. Throws DeviceError on failure.
+  explicit SceneRenderer(const DeviceContext& context);
+  ~SceneRenderer();
+  SceneRenderer(const SceneRenderer&) = delete;
+  SceneRenderer& operator=(const SceneRenderer&) = delete;
+
+  /// Uploads camera and instance data of `frame` into slot `frame_slot` (< frames_in_flight).
+  /// Call outside the render pass, after the slot's previous use has completed on the GPU.
+  void Prepare(std::uint32_t frame_slot, const VisualFrame& frame, const OrbitCamera& camera,
+               VkExtent2D extent);
+  /// Records the draws of slot `frame_slot` into `cmd` inside the active render pass; sets its own
+  /// viewport and scissor to the extent given to Prepare.
+  void Record(VkCommandBuffer cmd, std::uint32_t frame_slot) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sim::render
