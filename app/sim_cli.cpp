@@ -1,0 +1,206 @@
+// contact-sim: the headless front-end (architecture §5). Wiring only: each subcommand parses its
+// flags and calls the engine, io or render libraries.
+//
+// Exit codes: 0 success; 1 bad input (a file with errors, a scene that does not load, a device
+// failure); 2 usage errors and subcommands not available in this version.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "engine/io/file_check.h"
+#include "engine/io/scene_catalog.h"
+#include "engine/io/scene_file.h"
+#include "engine/visual/camera.h"
+#include "engine/visual/visual_frame.h"
+#include "render/offscreen_renderer.h"
+#include "render/png_io.h"
+#include "sim/cuda/device.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitInputError = 1;
+constexpr int kExitUsage = 2;
+
+// `scenes`: one line per shipped scene
+int RunScenes(const std::string& argv0, const std::string& scenes_dir_flag) {
+  const std::string dir =
+      scenes_dir_flag.empty() ? sim::io::FindScenesDirectory(argv0) : scenes_dir_flag;
+  if (dir.empty()) {
+    std::cerr << "contact-sim: error: cannot find the scenes directory (set "
+                 "CONTACT_STUDIO_SCENES or pass --scenes-dir)\n";
+    return kExitInputError;
+  }
+  sim::Diagnostics diagnostics;
+  const std::vector<sim::io::SceneEntry> scenes = sim::io::ListScenes(dir, &diagnostics);
+  std::size_t width = 0;
+  for (const auto& s : scenes) width = std::max(width, s.id.size());
+  for (const auto& s : scenes) {
+    std::printf("%-*s  %s%s%s\n", static_cast<int>(width), s.id.c_str(), s.name.c_str(),
+                s.name.empty() || s.description.empty() ? "" : " - ", s.description.c_str());
+  }
+  std::fputs(diagnostics.Format().c_str(), stderr);
+  return diagnostics.has_errors() ? kExitInputError : kExitOk;
+}
+
+
+// `check FILE...`: diagnostics for each file, a summary line for each good one
+int RunCheck(const std::vector<std::string>& files) {
+  int failed = 0;
+  for (const std::string& file : files) {
+    sim::io::CheckSummary summary;
+    const sim::Diagnostics diagnostics = sim::io::CheckFile(file, &summary);
+    std::fputs(diagnostics.Format().c_str(), stderr);
+    if (diagnostics.has_errors()) {
+      ++failed;
+      std::fprintf(stderr, "%s: %d error(s)\n", file.c_str(), diagnostics.error_count());
+    } else {
+      std::printf("%s: ok: %s %s\n", file.c_str(), summary.kind.c_str(), summary.details.c_str());
+    }
+  }
+  return failed > 0 ? kExitInputError : kExitOk;
+}
+
+
+struct RenderOptions {
+  std::string scene;
+  std::string out;
+  int width = 1280;
+  int height = 720;
+  int steps = 0;
+  int samples = 4;
+  std::string view = "shaded";
+};
+
+
+// `render`: the scene through the offscreen Vulkan renderer into a PNG (no window or display)
+int RunRender(const RenderOptions& options) {
+  if (options.steps > 0) {
+    std::cerr << "contact-sim render: --steps is not available yet (stepping lands with the "
+                 "engine solver)\n";
+    return kExitUsage;
+  }
+  if (options.view != "shaded") {
+    std::cerr << "contact-sim render: --view " << options.view
+              << " is not available yet (only 'shaded')\n";
+    return kExitUsage;
+  }
+  sim::Expected<sim::io::Scene> scene = sim::io::LoadScene(options.scene);
+  std::fputs(scene.diagnostics().Format().c_str(), stderr);
+  if (!scene.ok()) return kExitInputError;
+  const sim::Model& model = *scene->model;
+  try {
+    sim::render::OffscreenRenderer renderer(options.width, options.height, options.samples);
+    const sim::render::Image image =
+        renderer.Render(sim::MakeVisualFrame(model, scene->initial_state),
+                        sim::OrbitCamera(model.camera, model.options.up));
+    std::string error;
+    if (!sim::render::WritePng(options.out, image, &error,
+                               {{"Software", "contact-sim render"}, {"Scene", options.scene}})) {
+      std::cerr << options.out << ": error: " << error << "\n";
+      return kExitInputError;
+    }
+    std::printf("%s: %dx%d, %zu shapes, device %s\n", options.out.c_str(), image.width,
+                image.height, model.shape_geometry.size(), renderer.device_name().c_str());
+  } catch (const std::exception& e) {
+    std::cerr << "contact-sim: error: " << e.what() << "\n";
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
+
+int NotAvailableYet(const std::string& subcommand, const std::string& what) {
+  std::cerr << "contact-sim " << subcommand << ": not available yet (" << what << ")\n";
+  return kExitUsage;
+}
+
+}  // namespace
+
+
+int main(int argc, char** argv) {
+  CLI::App app{"contact-sim: headless runs, comparisons, benchmarks, rendering and file checks "
+               "for Contact Studio scenes"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "contact-sim 0.1.0");
+
+  // run / compare / bench: the flags of the stable contract, parsed now so scripts can be written
+  std::string scene, solver = "nsn", backend = "cpu", report, trajectory, solvers, csv;
+  std::vector<std::string> sets, bench_scenes;
+  int steps = 0, repeat = 1;
+  double duration = 0, dt = 0;
+  CLI::App* run = app.add_subcommand("run", "simulate a scene headless and report");
+  run->add_option("scene", scene, "scene file")->required();
+  run->add_option("--solver", solver, "solver name (nsn, pgs, primal, dual, add, pbti, lcp)");
+  run->add_option("--backend", backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
+  run->add_option("--steps", steps, "number of steps");
+  run->add_option("--duration", duration, "simulated time [s]");
+  run->add_option("--dt", dt, "time step [s]");
+  run->add_option("--set", sets, "override PATH=VALUE (repeatable)");
+  run->add_option("--report", report, "write the JSON report here");
+  run->add_option("--trajectory", trajectory, "write body trajectories (CSV) here");
+
+  CLI::App* compare = app.add_subcommand("compare", "step several solvers in lockstep");
+  compare->add_option("scene", scene, "scene file")->required();
+  compare->add_option("--solvers", solvers, "comma-separated solver names")->required();
+  compare->add_option("--steps", steps, "number of steps");
+  compare->add_option("--report", report, "write the JSON report here");
+
+  CLI::App* bench = app.add_subcommand("bench", "time solvers on scenes (medians, ratios)");
+  bench->add_option("scenes", bench_scenes, "scene files")->required();
+  bench->add_option("--solvers", solvers, "comma-separated solver names");
+  bench->add_option("--backend", backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
+  bench->add_option("--steps", steps, "steps per repeat");
+  bench->add_option("--repeat", repeat, "repeats");
+  bench->add_option("--csv", csv, "write results as CSV here");
+
+  RenderOptions render_options;
+  CLI::App* render = app.add_subcommand("render", "render a scene offscreen to a PNG (no display)");
+  render->add_option("scene", render_options.scene, "scene file")->required();
+  render->add_option("--out", render_options.out, "output PNG file")->required();
+  render->add_option("--width", render_options.width, "image width [px]")
+      ->check(CLI::Range(16, 8192));
+  render->add_option("--height", render_options.height, "image height [px]")
+      ->check(CLI::Range(16, 8192));
+  render->add_option("--samples", render_options.samples, "MSAA samples (1, 2, 4, 8)")
+      ->check(CLI::IsMember({1, 2, 4, 8}));
+  render->add_option("--steps", render_options.steps, "simulate N steps before rendering");
+  render->add_option("--view", render_options.view, "shaded, strain, contacts or structure")
+      ->check(CLI::IsMember({"shaded", "strain", "contacts", "structure"}));
+
+  std::vector<std::string> check_files;
+  CLI::App* check = app.add_subcommand("check", "validate scene, URDF or mesh files");
+  check->add_option("files", check_files, "files to check")->required();
+
+  std::string scenes_dir;
+  CLI::App* scenes = app.add_subcommand("scenes", "list the shipped scenes");
+  scenes->add_option("--scenes-dir", scenes_dir, "directory to list instead of the shipped one");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+
+  if (*scenes) return RunScenes(argv[0], scenes_dir);
+  if (*check) return RunCheck(check_files);
+  if (*render) return RunRender(render_options);
+  if (*run) {
+    if (backend == "cuda") sim::cuda::SelectBackend(true);
+    return NotAvailableYet("run", "the engine solver lands with the engine-core issue");
+  }
+  if (*compare) return NotAvailableYet("compare", "the engine solvers land with the engine-core issue");
+  if (*bench) return NotAvailableYet("bench", "benchmarks need the engine solvers");
+  return kExitUsage;
+}

@@ -1,0 +1,233 @@
+// Located JSON tree on RapidJSON's SAX reader. RapidJSON reports values as events right after each
+// token, so the stream position at that moment is where the value ends; a wrapper stream counts
+// lines and columns as RapidJSON consumes characters.
+#include "engine/io/json_document.h"
+
+#include <cmath>
+#include <memory>
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
+namespace sim::io {
+
+namespace {
+
+// rapidjson input stream over a string that tracks line and column of the next character
+class LineCountingStream {
+ public:
+  using Ch = char;
+  explicit LineCountingStream(const std::string& text) : text_(text) {}
+
+  Ch Peek() const { return offset_ < text_.size() ? text_[offset_] : '\0'; }
+  Ch Take() {
+    const Ch c = Peek();
+    if (c == '\0') return c;
+    ++offset_;
+    if (c == '\n') {
+      ++line_;
+      column_ = 1;
+    } else {
+      ++column_;
+    }
+    return c;
+  }
+  std::size_t Tell() const { return offset_; }
+  // write interface, never used for input (rapidjson requires the declarations)
+  Ch* PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  std::size_t PutEnd(Ch*) { return 0; }
+
+  int line() const { return line_; }
+  int column() const { return column_; }
+
+ private:
+  const std::string& text_;
+  std::size_t offset_ = 0;
+  int line_ = 1;
+  int column_ = 1;
+};
+
+
+// escapes a key for a JSON pointer (RFC 6901: '~' -> "~0", '/' -> "~1")
+std::string EscapePointerToken(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+
+// line and column (1-based) of byte `offset` in `text`
+std::pair<int, int> LineColumnOf(const std::string& text, std::size_t offset) {
+  int line = 1;
+  int column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+}  // namespace
+
+
+// builds the located tree from SAX events; semantic errors (duplicate keys) are collected
+class JsonTreeBuilder {
+ public:
+  JsonTreeBuilder(const LineCountingStream& stream, std::string source, Diagnostics* diagnostics)
+      : stream_(stream), source_(std::move(source)), diagnostics_(diagnostics) {}
+
+  bool Null() { return AddScalar(JsonValue()); }
+  bool Bool(bool b) {
+    JsonValue v;
+    v.type_ = JsonValue::Type::kBool;
+    v.bool_ = b;
+    return AddScalar(std::move(v));
+  }
+  bool Int(int i) { return Number(i); }
+  bool Uint(unsigned u) { return Number(u); }
+  bool Int64(int64_t i) { return Number(static_cast<double>(i)); }
+  bool Uint64(uint64_t u) { return Number(static_cast<double>(u)); }
+  bool Double(double d) { return Number(d); }
+  bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; }  // not requested
+  bool String(const char* str, rapidjson::SizeType length, bool) {
+    JsonValue v;
+    v.type_ = JsonValue::Type::kString;
+    v.string_.assign(str, length);
+    return AddScalar(std::move(v));
+  }
+  bool StartObject() { return Open(JsonValue::Type::kObject); }
+  bool Key(const char* str, rapidjson::SizeType length, bool) {
+    JsonValue& object = *stack_.back();
+    std::string key(str, length);
+    // duplicate keys are legal JSON but always a mistake in a scene: the first would be ignored
+    if (object.Find(key) != nullptr) {
+      diagnostics_->Error(source_, stream_.line(), ChildPointer(object, key),
+                          "duplicate key '" + key + "'");
+    }
+    pending_key_ = std::move(key);
+    return true;
+  }
+  bool EndObject(rapidjson::SizeType) { return Close(); }
+  bool StartArray() { return Open(JsonValue::Type::kArray); }
+  bool EndArray(rapidjson::SizeType) { return Close(); }
+
+  JsonValue TakeRoot() { return std::move(root_); }
+
+ private:
+  bool Number(double d) {
+    JsonValue v;
+    v.type_ = JsonValue::Type::kNumber;
+    v.number_ = d;
+    return AddScalar(std::move(v));
+  }
+
+  std::string ChildPointer(const JsonValue& parent, const std::string& key) const {
+    return parent.pointer_ + "/" + EscapePointerToken(key);
+  }
+
+  // appends `value` to the current container (or makes it the root) and returns its slot
+  JsonValue* Attach(JsonValue value) {
+    value.line_ = stream_.line();
+    value.column_ = stream_.column();
+    if (stack_.empty()) {
+      root_ = std::move(value);
+      return &root_;
+    }
+    JsonValue& parent = *stack_.back();
+    if (parent.type_ == JsonValue::Type::kArray) {
+      value.pointer_ = parent.pointer_ + "/" + std::to_string(parent.items_.size());
+      parent.items_.push_back(std::move(value));
+      return &parent.items_.back();
+    }
+    value.pointer_ = ChildPointer(parent, pending_key_);
+    parent.members_.emplace_back(std::move(pending_key_), std::move(value));
+    return &parent.members_.back().second;
+  }
+
+  bool AddScalar(JsonValue value) {
+    Attach(std::move(value));
+    return true;
+  }
+
+  // containers are attached when opened (line of '{' or '['); the stack holds pointers into the
+  // tree, which stay valid because a container is only appended to while it is the top
+  bool Open(JsonValue::Type type) {
+    JsonValue v;
+    v.type_ = type;
+    stack_.push_back(Attach(std::move(v)));
+    return true;
+  }
+
+  bool Close() {
+    stack_.pop_back();
+    return true;
+  }
+
+  const LineCountingStream& stream_;
+  std::string source_;
+  Diagnostics* diagnostics_;
+  JsonValue root_;
+  std::vector<JsonValue*> stack_;
+  std::string pending_key_;
+};
+
+
+const JsonValue* JsonValue::Find(const std::string& key) const {
+  for (const auto& [name, value] : members_) {
+    if (name == key) return &value;
+  }
+  return nullptr;
+}
+
+
+const char* JsonValue::TypeName(Type type) {
+  switch (type) {
+    case Type::kNull:
+      return "null";
+    case Type::kBool:
+      return "boolean";
+    case Type::kNumber:
+      return "number";
+    case Type::kString:
+      return "string";
+    case Type::kArray:
+      return "array";
+    case Type::kObject:
+      return "object";
+  }
+  return "value";
+}
+
+
+Expected<JsonValue> ParseJson(const std::string& text, const std::string& source_name) {
+  Diagnostics diagnostics;
+  LineCountingStream stream(text);
+  JsonTreeBuilder builder(stream, source_name, &diagnostics);
+  rapidjson::Reader reader;
+  constexpr unsigned kFlags = rapidjson::kParseCommentsFlag | rapidjson::kParseFullPrecisionFlag;
+  const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, builder);
+  if (result.IsError()) {
+    const auto [line, column] = LineColumnOf(text, result.Offset());
+    diagnostics.Add({Severity::kError, source_name, line, column, "",
+                     std::string("invalid JSON: ") + rapidjson::GetParseError_En(result.Code())});
+    return diagnostics;
+  }
+  if (diagnostics.has_errors()) return diagnostics;
+  return Expected<JsonValue>(builder.TakeRoot(), std::move(diagnostics));
+}
+
+}  // namespace sim::io

@@ -1,0 +1,34 @@
+// GPU backend: skips with the probe's reason where no CUDA device exists, runs for real where one
+// does. The CPU fallback must always be selectable.
+#include "sim/cuda/device.h"
+
+#include <gtest/gtest.h>
+
+namespace sim::cuda {
+namespace {
+
+TEST(CudaBackendTest, FallsBackToCpuWithoutADevice) {
+  std::string reason;
+  const bool has_device = ProbeDevice(&reason).has_value();
+  EXPECT_EQ(SelectBackend(false), Backend::kCpu);
+  EXPECT_EQ(SelectBackend(true), has_device ? Backend::kCuda : Backend::kCpu);
+  if (!has_device) EXPECT_FALSE(reason.empty());
+}
+
+
+TEST(CudaBackendTest, SaxpyMatchesCpu) {
+  std::string reason;
+  const std::optional<DeviceInfo> device = ProbeDevice(&reason);
+  if (!device) GTEST_SKIP() << "no CUDA device: " << reason;
+  std::printf("CUDA device: %s (sm_%d%d, %.1f GiB, driver %d, runtime %d)\n", device->name.c_str(),
+              device->compute_major, device->compute_minor, device->memory_bytes / 1073741824.0,
+              device->driver_version, device->runtime_version);
+  double max_error = -1;
+  ASSERT_TRUE(RunSaxpySelfTest(1 << 20, &max_error, &reason)) << reason;
+  // a·x + y in float32 on both sides; FMA contraction on the GPU differs by at most a few ulps of
+  // values below 10, i.e. well under 1e-5
+  EXPECT_LT(max_error, 1e-5);
+}
+
+}  // namespace
+}  // namespace sim::cuda

@@ -1,0 +1,114 @@
+// `contact-sim check` and `contact-sim scenes` as a user runs them: exit codes and located messages.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace {
+
+using ::testing::HasSubstr;
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+
+CommandResult RunContactSim(const std::string& args) {
+  const std::string log = std::string(SIM_BINARY_DIR) + "/tests/cli_io_test_" +
+                          std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                          ".log";
+  const std::string command =
+      std::string(SIM_BINARY_DIR) + "/bin/contact-sim " + args + " > " + log + " 2>&1";
+  const int status = std::system(command.c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream file(log);
+  std::stringstream text;
+  text << file.rdbuf();
+  result.output = text.str();
+  std::remove(log.c_str());
+  return result;
+}
+
+
+const std::string kData = std::string(SIM_SOURCE_DIR) + "/tests/data/";
+const std::string kScenes = std::string(SIM_SOURCE_DIR) + "/scenes/";
+
+
+TEST(CliCheckTest, GoodSceneExitsZero) {
+  const CommandResult r = RunContactSim("check " + kScenes + "default.json");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("default.json: ok: scene"));
+}
+
+
+TEST(CliCheckTest, SyntaxErrorIsLocatedAndExitsOne) {
+  const CommandResult r = RunContactSim("check " + kData + "bad_scene_syntax.json");
+  EXPECT_EQ(r.exit_code, 1);
+  // line 5 is where the object after the missing comma starts
+  EXPECT_THAT(r.output, HasSubstr("bad_scene_syntax.json:5: error: invalid JSON"));
+}
+
+
+TEST(CliCheckTest, EveryBadValueIsReported) {
+  const CommandResult r = RunContactSim("check " + kData + "bad_scene_values.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("bad_scene_values.json:5: error: object 'box' 'size' element 1 "
+                                  "is 0"));
+  EXPECT_THAT(r.output, HasSubstr("bad_scene_values.json:6: error: object 'ball' uses unknown "
+                                  "material 'unobtainium'"));
+  EXPECT_THAT(r.output, HasSubstr("2 error(s)"));
+}
+
+
+TEST(CliCheckTest, MissingFileExitsOne) {
+  const CommandResult r = RunContactSim("check /nonexistent/scene.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("/nonexistent/scene.json: error: no such file"));
+}
+
+
+TEST(CliCheckTest, RealRobotUrdfParses) {
+  const std::string urdf = std::string(SIM_SHARED_DATA_DIR) +
+                           "/robots/allegro_hand_description/allegro_hand_description_right.urdf";
+  const CommandResult r = RunContactSim("check " + urdf);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("ok: urdf robot"));
+}
+
+
+TEST(CliCheckTest, BrokenUrdfExitsOne) {
+  const CommandResult r = RunContactSim("check " + kData + "bad_robot.urdf");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("bad_robot.urdf: error: urdfdom could not parse"));
+}
+
+
+TEST(CliCheckTest, RealMeshReads) {
+  const std::string mesh =
+      std::string(SIM_SHARED_DATA_DIR) + "/robots/fetch_description/meshes/base_link_collision.STL";
+  const CommandResult r = RunContactSim("check " + mesh);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("ok: mesh 1 meshes"));
+}
+
+
+TEST(CliScenesTest, ListsTheDefaultScene) {
+  const CommandResult r = RunContactSim("scenes");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("default  Boxes on a ground plane"));
+}
+
+
+TEST(CliTest, SubcommandsNotYetAvailableExitTwo) {
+  EXPECT_EQ(RunContactSim("run " + kScenes + "default.json --steps 10").exit_code, 2);
+  EXPECT_EQ(RunContactSim("frobnicate").exit_code, 2);
+}
+
+}  // namespace

@@ -1,0 +1,58 @@
+// Located JSON: every value knows its line and JSON pointer; syntax errors are located.
+#include "engine/io/json_document.h"
+
+#include <gtest/gtest.h>
+
+namespace sim::io {
+namespace {
+
+TEST(JsonDocumentTest, ValuesKnowTheirLineAndPointer) {
+  const std::string text = R"({
+  "a": 1,
+  // comments are allowed
+  "list": [
+    true,
+    {"b/c": "x"}
+  ]
+})";
+  Expected<JsonValue> json = ParseJson(text, "t.json");
+  ASSERT_TRUE(json.ok()) << json.diagnostics().Format();
+  const JsonValue& root = json.value();
+  ASSERT_NE(root.Find("a"), nullptr);
+  EXPECT_EQ(root.Find("a")->line(), 2);
+  EXPECT_EQ(root.Find("a")->number(), 1.0);
+  const JsonValue& list = *root.Find("list");
+  EXPECT_EQ(list.items()[0].line(), 5);
+  const JsonValue& inner = list.items()[1].members()[0].second;
+  EXPECT_EQ(inner.line(), 6);
+  EXPECT_EQ(inner.pointer(), "/list/1/b~1c");
+  EXPECT_EQ(inner.string(), "x");
+}
+
+
+TEST(JsonDocumentTest, SyntaxErrorIsLocated) {
+  Expected<JsonValue> json = ParseJson("{\n  \"a\": 1,\n  \"b\": ]\n}", "bad.json");
+  ASSERT_FALSE(json.ok());
+  ASSERT_EQ(json.diagnostics().items().size(), 1u);
+  EXPECT_EQ(json.diagnostics().items()[0].line, 3);
+  EXPECT_EQ(json.diagnostics().items()[0].Format(), "bad.json:3: error: invalid JSON: Invalid value.");
+}
+
+
+TEST(JsonDocumentTest, TrailingTextAndDuplicateKeysAreErrors) {
+  EXPECT_FALSE(ParseJson("{} {}", "t.json").ok());
+  Expected<JsonValue> dup = ParseJson("{\"a\": 1,\n \"a\": 2}", "t.json");
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.diagnostics().items()[0].Format(),
+            "t.json:2: error: duplicate key 'a' (at /a)");
+}
+
+
+TEST(JsonDocumentTest, NumberOutOfRangeIsAnError) {
+  Expected<JsonValue> json = ParseJson("{\"a\": 1e999}", "t.json");
+  ASSERT_FALSE(json.ok());
+  EXPECT_NE(json.diagnostics().Format().find("t.json:1: error: invalid JSON"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sim::io
