@@ -123,8 +123,9 @@ int NotAvailableYet(const std::string& subcommand, const std::string& what) {
 
 
 int main(int argc, char** argv) {
-  CLI::App app{"contact-sim: headless runs, comparisons, benchmarks, rendering and file checks "
-               "for Contact Studio scenes"};
+  CLI::App app{
+      "contact-sim: headless runs, comparisons, benchmarks, rendering and file checks "
+      "for Contact Studio scenes"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "contact-sim 0.1.0");
 
@@ -200,7 +201,8 @@ int main(int argc, char** argv) {
     if (backend == "cuda") sim::cuda::SelectBackend(true);
     return NotAvailableYet("run", "the engine solver lands with the engine-core issue");
   }
-  if (*compare) return NotAvailableYet("compare", "the engine solvers land with the engine-core issue");
+  if (*compare)
+    return NotAvailableYet("compare", "the engine solvers land with the engine-core issue");
   if (*bench) return NotAvailableYet("bench", "benchmarks need the engine solvers");
   return kExitUsage;
 }

@@ -109,7 +109,8 @@ bool RunSaxpySelfTest(int n, double* max_abs_error, std::string* reason) {
   status = cudaGetLastError();
   if (status == cudaSuccess) status = cudaDeviceSynchronize();
   std::vector<float> result(n);
-  if (status == cudaSuccess) status = cudaMemcpy(result.data(), dy.ptr, bytes, cudaMemcpyDeviceToHost);
+  if (status == cudaSuccess)
+    status = cudaMemcpy(result.data(), dy.ptr, bytes, cudaMemcpyDeviceToHost);
   if (status != cudaSuccess) return fail(status);
   double error = 0;
   for (int i = 0; i < n; ++i) {

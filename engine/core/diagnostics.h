@@ -1,7 +1,8 @@
-// Located diagnostics for untrusted input (scene files, URDF, meshes) and an Expected<T> that carries
-// either a value or the diagnostics that prevented it. Formats as the compilers do, so editors and CI
-// logs link straight to the offending line:
-//   scenes/default.json:12: error: box 'crate' has non-positive size [-1, 1, 1] (at /objects/2/size)
+// Located diagnostics for untrusted input (scene files, URDF, meshes) and an Expected<T> that
+// carries either a value or the diagnostics that prevented it. Formats as the compilers do, so
+// editors and CI logs link straight to the offending line:
+//   scenes/default.json:12: error: box 'crate' has non-positive size [-1, 1, 1] (at
+//   /objects/2/size)
 #pragma once
 
 #include <optional>
@@ -22,9 +23,10 @@ struct Diagnostic {
   int line = 0;              ///< 1-based line, 0 if unknown
   int column = 0;            ///< 1-based column, 0 if unknown
   std::string element_path;  ///< JSON pointer or XML path of the element, may be empty
-  std::string message;       ///< a human sentence naming the entity, the bad value and what was expected
+  std::string message;  ///< a human sentence naming the entity, the bad value and what was expected
 
-  /// `file:line: error: message (at /path)`; the column is not printed so `file:line:` stays grep-able.
+  /// `file:line: error: message (at /path)`; the column is not printed so `file:line:` stays
+  /// grep-able.
   std::string Format() const;
 };
 
@@ -48,8 +50,8 @@ class Diagnostics {
   std::vector<Diagnostic> items_;
 };
 
-/// A value, or the diagnostics explaining why there is none (never both silently: warnings that came
-/// with a successful load are kept in `diagnostics()`).
+/// A value, or the diagnostics explaining why there is none (never both silently: warnings that
+/// came with a successful load are kept in `diagnostics()`).
 template <typename T>
 class Expected {
  public:

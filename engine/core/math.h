@@ -12,7 +12,8 @@ using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using Quat = Eigen::Quaterniond;
 
-/// Rigid transform X_AB: pose of frame B measured and expressed in frame A. p [m], q unit quaternion.
+/// Rigid transform X_AB: pose of frame B measured and expressed in frame A. p [m], q unit
+/// quaternion.
 struct Pose {
   Vec3 p = Vec3::Zero();
   Quat q = Quat::Identity();

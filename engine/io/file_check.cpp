@@ -1,5 +1,5 @@
-// File validation behind `contact-sim check`: scenes through the scene reader, URDF through urdfdom,
-// meshes through assimp. Each problem is a Diagnostic naming the file.
+// File validation behind `contact-sim check`: scenes through the scene reader, URDF through
+// urdfdom, meshes through assimp. Each problem is a Diagnostic naming the file.
 #include "engine/io/file_check.h"
 
 #include <algorithm>
@@ -8,10 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <urdf_parser/urdf_parser.h>
+#include <assimp/Importer.hpp>
 
 #include "engine/io/scene_file.h"
 
@@ -35,8 +35,9 @@ Diagnostics CheckUrdf(const std::string& path, CheckSummary* summary) {
   // urdfdom reports why through console_bridge on stderr; we add the located summary line
   const urdf::ModelInterfaceSharedPtr robot = urdf::parseURDF(text.str());
   if (!robot) {
-    diagnostics.Error(path, 0, "", "urdfdom could not parse the robot description (its reason is "
-                                   "printed above)");
+    diagnostics.Error(path, 0, "",
+                      "urdfdom could not parse the robot description (its reason is "
+                      "printed above)");
     return diagnostics;
   }
   summary->kind = "urdf";
@@ -49,8 +50,9 @@ Diagnostics CheckUrdf(const std::string& path, CheckSummary* summary) {
 Diagnostics CheckMesh(const std::string& path, CheckSummary* summary) {
   Diagnostics diagnostics;
   Assimp::Importer importer;
-  const aiScene* scene = importer.ReadFile(
-      path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_ValidateDataStructure);
+  const aiScene* scene =
+      importer.ReadFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                                  aiProcess_ValidateDataStructure);
   if (scene == nullptr || scene->mNumMeshes == 0) {
     const std::string reason = scene == nullptr ? importer.GetErrorString() : "file has no meshes";
     diagnostics.Error(path, 0, "", "cannot read mesh: " + reason);
@@ -91,13 +93,16 @@ Diagnostics CheckFile(const std::string& path, CheckSummary* summary) {
   }
   if (ext == ".urdf") return CheckUrdf(path, summary);
   if (ext == ".node" || ext == ".ele" || ext == ".msh" || ext == ".vtk") {
-    diagnostics.Error(path, 0, "", "tetrahedral meshes cannot be checked yet (the tet mesh loader "
-                                   "comes with deformable bodies)");
+    diagnostics.Error(path, 0, "",
+                      "tetrahedral meshes cannot be checked yet (the tet mesh loader "
+                      "comes with deformable bodies)");
     return diagnostics;
   }
   if (Assimp::Importer().IsExtensionSupported(ext)) return CheckMesh(path, summary);
-  diagnostics.Error(path, 0, "", "unknown file kind '" + ext + "' (expected a .json scene, a .urdf "
-                                 "robot or a mesh such as .obj, .stl, .dae)");
+  diagnostics.Error(path, 0, "",
+                    "unknown file kind '" + ext +
+                        "' (expected a .json scene, a .urdf "
+                        "robot or a mesh such as .obj, .stl, .dae)");
   return diagnostics;
 }
 

@@ -33,8 +33,8 @@ class JsonValue {
   /// Member `key` of an object, or nullptr.
   const JsonValue* Find(const std::string& key) const;
 
-  int line() const { return line_; }      ///< 1-based line where the value ends
-  int column() const { return column_; }  ///< 1-based column where the value ends
+  int line() const { return line_; }                       ///< 1-based line where the value ends
+  int column() const { return column_; }                   ///< 1-based column where the value ends
   const std::string& pointer() const { return pointer_; }  ///< JSON pointer, "" for the root
 
   /// "number", "string", ... for messages.
@@ -53,8 +53,8 @@ class JsonValue {
   std::string pointer_;
 };
 
-/// Parses `text` (JSON with // and /* */ comments allowed). Syntax errors, duplicate keys and numbers
-/// out of double range become located diagnostics attributed to `source_name`.
+/// Parses `text` (JSON with // and /* */ comments allowed). Syntax errors, duplicate keys and
+/// numbers out of double range become located diagnostics attributed to `source_name`.
 Expected<JsonValue> ParseJson(const std::string& text, const std::string& source_name);
 
 }  // namespace sim::io

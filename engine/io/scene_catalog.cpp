@@ -38,7 +38,8 @@ std::string FindScenesDirectory(const std::string& executable_path) {
   candidates.emplace_back(SIM_SOURCE_SCENES_DIR);
 #endif
   for (const fs::path& dir : candidates) {
-    if (fs::is_regular_file(dir / "default.json", ec)) return fs::weakly_canonical(dir, ec).string();
+    if (fs::is_regular_file(dir / "default.json", ec))
+      return fs::weakly_canonical(dir, ec).string();
   }
   return "";
 }

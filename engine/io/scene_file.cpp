@@ -56,8 +56,8 @@ class SceneReader {
     const std::set<std::string> allowed(known.begin(), known.end());
     for (const auto& [key, value] : object.members()) {
       if (!allowed.contains(key)) {
-        Warning(value, "unknown key '" + key + "' in " + what + " (expected one of: " +
-                           Join(known) + "); it is ignored");
+        Warning(value, "unknown key '" + key + "' in " + what +
+                           " (expected one of: " + Join(known) + "); it is ignored");
       }
     }
   }
@@ -122,9 +122,9 @@ class SceneReader {
         return false;
       }
       if (item.number() < min || item.number() > max) {
-        Error(item, name + " element " + std::to_string(i) + " is " +
-                        FormatNumber(item.number()) + ", expected a value in [" +
-                        FormatNumber(min) + ", " + FormatNumber(max) + "]");
+        Error(item, name + " element " + std::to_string(i) + " is " + FormatNumber(item.number()) +
+                        ", expected a value in [" + FormatNumber(min) + ", " + FormatNumber(max) +
+                        "]");
         return false;
       }
       result[i] = item.number();
@@ -171,7 +171,7 @@ void ReadOptions(SceneReader& reader, const JsonValue& root, Model* model) {
     if (reader.ExpectType(*solver, JsonValue::Type::kObject, "'solver'")) {
       reader.CheckKeys(*solver, {"name", "dt"}, "'solver'");
       reader.ReadString(*solver, "name", &model->options.solver, "solver");
-      static const std::set<std::string> kSolvers = {"nsn", "pgs", "primal", "dual",
+      static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
                                                      "add", "pbti", "lcp"};
       if (!kSolvers.contains(model->options.solver)) {
         reader.Error(*solver->Find("name"), "unknown solver '" + model->options.solver +
@@ -199,8 +199,7 @@ void ReadOptions(SceneReader& reader, const JsonValue& root, Model* model) {
 
 
 // materials: { "name": { friction, density, color } }; returns name -> index
-std::map<std::string, int> ReadMaterials(SceneReader& reader, const JsonValue& root,
-                                         Model* model) {
+std::map<std::string, int> ReadMaterials(SceneReader& reader, const JsonValue& root, Model* model) {
   std::map<std::string, int> index;
   // built-in default material, used by objects that name none
   model->materials.push_back(Material{.name = "default"});
@@ -238,7 +237,7 @@ bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,
     return false;
   }
   if (quaternion != nullptr) {
-    Eigen::Vector4d wxyz;
+    Eigen::Vector4d wxyz(1, 0, 0, 0);
     if (!reader.ReadArray<4>(object, "quaternion_wxyz", &wxyz, what, -1e3, 1e3)) return false;
     if (wxyz.norm() < 1e-9) {
       reader.Error(*quaternion, what + " 'quaternion_wxyz' has zero length");
@@ -258,7 +257,8 @@ bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,
 }
 
 
-// geometry of one object by type; returns false (with diagnostics) when a parameter is missing or bad
+// geometry of one object by type; returns false (with diagnostics) when a parameter is missing or
+// bad
 bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue& type_value,
                   ShapeGeometry* geometry, const std::string& what) {
   const std::string& type = type_value.string();
@@ -339,11 +339,11 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   if (is_plane) {
     reader.CheckKeys(object, {"name", "type", "material", "color", "normal", "offset"}, what);
   } else {
-    reader.CheckKeys(object,
-                     {"name", "type", "material", "color", "size", "radius", "length", "position",
-                      "quaternion_wxyz", "rpy_deg", "fixed", "mass", "density", "velocity",
-                      "angular_velocity"},
-                     what);
+    reader.CheckKeys(
+        object,
+        {"name", "type", "material", "color", "size", "radius", "length", "position",
+         "quaternion_wxyz", "rpy_deg", "fixed", "mass", "density", "velocity", "angular_velocity"},
+        what);
   }
 
   ShapeGeometry geometry;
@@ -357,8 +357,8 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
       if (it == materials.end()) {
         std::string known;
         for (const auto& [n, i] : materials) known += (known.empty() ? "" : ", ") + n;
-        reader.Error(*m, what + " uses unknown material '" + m->string() + "' (defined: " +
-                             known + ")");
+        reader.Error(
+            *m, what + " uses unknown material '" + m->string() + "' (defined: " + known + ")");
         ok = false;
       } else {
         material = it->second;
@@ -395,7 +395,7 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   double mass = 0;
   Vec3 velocity = Vec3::Zero();
   Vec3 angular_velocity = Vec3::Zero();
-  if (!fixed && ok) {
+  if (!fixed) {
     const JsonValue* mass_value = object.Find("mass");
     const JsonValue* density_value = object.Find("density");
     if (mass_value != nullptr && density_value != nullptr) {

@@ -75,8 +75,8 @@ Mat3 ShapeUnitInertia(const ShapeGeometry& shape, Real mass) {
       const Real m_cyl = mass * v_cyl / (v_cyl + v_sph);
       const Real m_sph = mass - m_cyl;
       const Real axial = 0.5 * m_cyl * r * r + 0.4 * m_sph * r * r;
-      const Real lateral = m_cyl * (3 * r * r + h * h) / 12 +
-                           m_sph * (0.4 * r * r + 0.25 * h * h + 0.375 * h * r);
+      const Real lateral =
+          m_cyl * (3 * r * r + h * h) / 12 + m_sph * (0.4 * r * r + 0.25 * h * h + 0.375 * h * r);
       inertia.diagonal() << lateral, lateral, axial;
       break;
     }

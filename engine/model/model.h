@@ -63,8 +63,8 @@ struct Model {
 
   // bodies (rigid, maximal coordinates); index = body id
   std::vector<std::string> body_name;
-  std::vector<Real> body_mass;          ///< [kg]; 0 for static bodies
-  std::vector<Mat3> body_inertia;       ///< about the COM, body frame [kg·m²]
+  std::vector<Real> body_mass;             ///< [kg]; 0 for static bodies
+  std::vector<Mat3> body_inertia;          ///< about the COM, body frame [kg·m²]
   std::vector<unsigned char> body_static;  ///< 1: never moves (infinite mass)
 
   // shapes; index = shape id

@@ -46,9 +46,9 @@ Eigen::Vector3f OrbitCamera::Eye() const {
 
 Eigen::Matrix4f OrbitCamera::ViewMatrix() const {
   const Eigen::Vector3f eye = Eye();
-  const Eigen::Vector3f back = (eye - target).normalized();  // view +z
+  const Eigen::Vector3f back = (eye - target).normalized();   // view +z
   const Eigen::Vector3f right = up.cross(back).normalized();  // view +x
-  const Eigen::Vector3f true_up = back.cross(right);           // view +y
+  const Eigen::Vector3f true_up = back.cross(right);          // view +y
   Eigen::Matrix4f view = Eigen::Matrix4f::Identity();
   view.block<1, 3>(0, 0) = right.transpose();
   view.block<1, 3>(1, 0) = true_up.transpose();

@@ -14,8 +14,8 @@ VisualFrame MakeVisualFrame(const Model& model, const State& state) {
     const ShapeGeometry& geometry = model.shape_geometry[s];
     const int body = model.shape_body[s];
     // world pose of the shape: body pose (if any) times the shape's local pose
-    const Pose X_WS = body == kWorldBody ? model.shape_X_BS[s]
-                                         : state.body_X_WB[body] * model.shape_X_BS[s];
+    const Pose X_WS =
+        body == kWorldBody ? model.shape_X_BS[s] : state.body_X_WB[body] * model.shape_X_BS[s];
     VisualShape shape;
     shape.type = geometry.type;
     shape.body = body;

@@ -22,12 +22,12 @@ struct VisualShape {
   /// Shape-to-world transform, row-major 3×4 [R | p] (p in m).
   std::array<float, 12> X_WS = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
   std::array<float, 4> color = {0.7f, 0.7f, 0.7f, 1.0f};  ///< linear RGBA
-  std::int32_t body = kWorldBody;                          ///< owning body, for picking
+  std::int32_t body = kWorldBody;                         ///< owning body, for picking
 };
 
 struct VisualFrame {
-  double time = 0;          ///< simulated time [s]
-  std::uint64_t step = 0;   ///< steps taken
+  double time = 0;                      ///< simulated time [s]
+  std::uint64_t step = 0;               ///< steps taken
   std::array<float, 3> up = {0, 0, 1};  ///< world up axis
   std::vector<VisualShape> shapes;
 };

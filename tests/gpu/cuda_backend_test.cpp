@@ -12,7 +12,9 @@ TEST(CudaBackendTest, FallsBackToCpuWithoutADevice) {
   const bool has_device = ProbeDevice(&reason).has_value();
   EXPECT_EQ(SelectBackend(false), Backend::kCpu);
   EXPECT_EQ(SelectBackend(true), has_device ? Backend::kCuda : Backend::kCpu);
-  if (!has_device) EXPECT_FALSE(reason.empty());
+  if (!has_device) {
+    EXPECT_FALSE(reason.empty());
+  }
 }
 
 

@@ -1,4 +1,5 @@
-// `contact-sim check` and `contact-sim scenes` as a user runs them: exit codes and located messages.
+// `contact-sim check` and `contact-sim scenes` as a user runs them: exit codes and located
+// messages.
 #include <sys/wait.h>
 
 #include <cstdlib>

@@ -35,7 +35,8 @@ TEST(JsonDocumentTest, SyntaxErrorIsLocated) {
   ASSERT_FALSE(json.ok());
   ASSERT_EQ(json.diagnostics().items().size(), 1u);
   EXPECT_EQ(json.diagnostics().items()[0].line, 3);
-  EXPECT_EQ(json.diagnostics().items()[0].Format(), "bad.json:3: error: invalid JSON: Invalid value.");
+  EXPECT_EQ(json.diagnostics().items()[0].Format(),
+            "bad.json:3: error: invalid JSON: Invalid value.");
 }
 
 
@@ -43,8 +44,7 @@ TEST(JsonDocumentTest, TrailingTextAndDuplicateKeysAreErrors) {
   EXPECT_FALSE(ParseJson("{} {}", "t.json").ok());
   Expected<JsonValue> dup = ParseJson("{\"a\": 1,\n \"a\": 2}", "t.json");
   ASSERT_FALSE(dup.ok());
-  EXPECT_EQ(dup.diagnostics().items()[0].Format(),
-            "t.json:2: error: duplicate key 'a' (at /a)");
+  EXPECT_EQ(dup.diagnostics().items()[0].Format(), "t.json:2: error: duplicate key 'a' (at /a)");
 }
 
 

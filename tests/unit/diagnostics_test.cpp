@@ -7,8 +7,8 @@ namespace sim {
 namespace {
 
 TEST(DiagnosticsTest, FormatsFileLineSeverityAndPath) {
-  const Diagnostic d{Severity::kError, "scenes/a.json", 12, 5, "/objects/2/size",
-                     "box 'crate' has a bad size"};
+  const Diagnostic d{
+      Severity::kError, "scenes/a.json", 12, 5, "/objects/2/size", "box 'crate' has a bad size"};
   EXPECT_EQ(d.Format(), "scenes/a.json:12: error: box 'crate' has a bad size (at /objects/2/size)");
 }
 

@@ -30,8 +30,8 @@ TEST(ShapeMassTest, SphereAndCylinder) {
   ShapeGeometry cylinder{.type = ShapeType::kCylinder, .radius = 1.0, .half_length = 1.0};
   EXPECT_NEAR(ShapeVolume(cylinder), kPi * 2, kTol);
   const Mat3 I = ShapeUnitInertia(cylinder, 6.0);
-  EXPECT_NEAR(I(2, 2), 0.5 * 6, kTol);                 // m r² / 2
-  EXPECT_NEAR(I(0, 0), 6.0 * (3 + 4) / 12, kTol);      // m (3r² + h²) / 12
+  EXPECT_NEAR(I(2, 2), 0.5 * 6, kTol);             // m r² / 2
+  EXPECT_NEAR(I(0, 0), 6.0 * (3 + 4) / 12, kTol);  // m (3r² + h²) / 12
 }
 
 

@@ -1,6 +1,6 @@
 // GPU backend entry points (host API, no CUDA types, so it can be included anywhere). Built from
-// CUDA sources when nvcc is found at configure time, else from a CPU-only stub. At run time a missing
-// GPU or driver selects the CPU path, reported once, never a crash.
+// CUDA sources when nvcc is found at configure time, else from a CPU-only stub. At run time a
+// missing GPU or driver selects the CPU path, reported once, never a crash.
 #pragma once
 
 #include <optional>
@@ -13,12 +13,12 @@ enum class Backend { kCpu = 0, kCuda };
 /// Properties of the CUDA device the backend uses.
 struct DeviceInfo {
   int ordinal = 0;
-  std::string name;               ///< e.g. "NVIDIA H100 80GB HBM3"
-  int compute_major = 0;          ///< compute capability
+  std::string name;       ///< e.g. "NVIDIA H100 80GB HBM3"
+  int compute_major = 0;  ///< compute capability
   int compute_minor = 0;
-  std::size_t memory_bytes = 0;   ///< global memory [bytes]
-  int driver_version = 0;         ///< CUDA driver API version, e.g. 13000
-  int runtime_version = 0;        ///< CUDA runtime the backend was built with
+  std::size_t memory_bytes = 0;  ///< global memory [bytes]
+  int driver_version = 0;        ///< CUDA driver API version, e.g. 13000
+  int runtime_version = 0;       ///< CUDA runtime the backend was built with
 };
 
 /// True when this binary contains the CUDA backend (nvcc was found at configure time).
