@@ -17,6 +17,8 @@ MODE="${1:-build}"
 BUILD_DIR="${BUILD_DIR:-build}"
 BUILD_TYPE="${BUILD_TYPE:-Release}"
 JOBS="${JOBS:-$(nproc)}"
+# ccache keys on paths relative to the checkout, so a fresh clone (as in CI) reuses the cache
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 
 case "$MODE" in
   build|studio|test) ;;
@@ -26,7 +28,7 @@ esac
 
 # the toolchain, libraries, and what the tests run (Xvfb, lavapipe, fonts for Qt under Xvfb)
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config ccache
+  build-essential cmake ninja-build pkg-config ccache clang-format
   qt6-base-dev qt6-charts-dev qt6-qpa-plugins libgl-dev
   libvulkan-dev vulkan-tools glslc mesa-vulkan-drivers
   libimgui-dev

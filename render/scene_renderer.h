@@ -15,7 +15,8 @@
 
 namespace sim::render {
 
-/// Vulkan objects the renderer draws with; all owned by the host and alive longer than the renderer.
+/// Vulkan objects the renderer draws with; all owned by the host and alive longer than the
+/// renderer.
 struct DeviceContext {
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
@@ -24,6 +25,10 @@ struct DeviceContext {
   std::uint32_t queue_family = 0;
   VkRenderPass render_pass = VK_NULL_HANDLE;  ///< colour (+ depth) pass the draws are recorded in
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  /// Format of the colour attachment. With a *_SRGB format the hardware encodes the shaders'
+  /// linear output; with a UNORM format (QVulkanWindow's default) the shaders encode sRGB
+  /// themselves; float formats receive linear values.
+  VkFormat color_format = VK_FORMAT_B8G8R8A8_UNORM;
   std::uint32_t frames_in_flight = 2;  ///< number of per-frame slots to keep
 };
 
@@ -42,6 +47,11 @@ class SceneRenderer {
   /// Call outside the render pass, after the slot's previous use has completed on the GPU.
   void Prepare(std::uint32_t frame_slot, const VisualFrame& frame, const OrbitCamera& camera,
                VkExtent2D extent);
+  /// Records the key light's shadow map pass of slot `frame_slot` into `cmd`: after Prepare and
+  /// OUTSIDE any render pass, before the host begins the pass that Record draws in (same command
+  /// buffer, or an earlier submission on the same queue). Optional: when it is not called, Record
+  /// draws the frame without shadows.
+  void RecordShadowPass(VkCommandBuffer cmd, std::uint32_t frame_slot);
   /// Records the draws of slot `frame_slot` into `cmd` inside the active render pass; sets its own
   /// viewport and scissor to the extent given to Prepare.
   void Record(VkCommandBuffer cmd, std::uint32_t frame_slot) const;

@@ -22,9 +22,9 @@ const char* VkResultName(VkResult result);
 
 }  // namespace sim::render
 
-#define SIM_VK_CHECK(expr)                                                         \
-  do {                                                                             \
-    const VkResult sim_vk_result_ = (expr);                                        \
-    if (sim_vk_result_ != VK_SUCCESS)                                              \
-      ::sim::render::ThrowVkError(sim_vk_result_, #expr, __FILE__, __LINE__);      \
+#define SIM_VK_CHECK(expr)                                                    \
+  do {                                                                        \
+    const VkResult sim_vk_result_ = (expr);                                   \
+    if (sim_vk_result_ != VK_SUCCESS)                                         \
+      ::sim::render::ThrowVkError(sim_vk_result_, #expr, __FILE__, __LINE__); \
   } while (0)

@@ -1,0 +1,163 @@
+// `contact-sim render` as a user runs it, without a display: renders scenes/default.json to a PNG,
+// then checks the picture against the scene's own camera math: every shape's centre shows that
+// shape's colour and not the sky, and the open ground differs from the sky. Skips without a Vulkan
+// driver.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "engine/io/scene_file.h"
+#include "engine/visual/camera.h"
+#include "engine/visual/visual_frame.h"
+#include "render/png_io.h"
+#include "tests/render/image_checks.h"
+
+namespace sim::render {
+namespace {
+
+using image_checks::ColorDistance;
+using image_checks::PixelAt;
+using image_checks::PixelStdDev;
+using image_checks::Rgb;
+
+constexpr int kWidth = 640;
+constexpr int kHeight = 400;
+// as in offscreen_render_test.cpp: objects differ from the sky by > 40 levels, the ground by > 20
+constexpr int kClearlyDifferent = 40;
+constexpr int kGroundDifferent = 20;
+constexpr double kMinStdDev = 8.0;
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+
+CommandResult RunCommand(const std::string& command, const std::string& log) {
+  const int status = std::system((command + " > " + log + " 2>&1").c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream file(log);
+  std::stringstream text;
+  text << file.rdbuf();
+  result.output = text.str();
+  std::remove(log.c_str());
+  return result;
+}
+
+
+// radius of a sphere around the shape's centre that contains the shape [m]
+double BoundingRadius(const VisualShape& shape) {
+  const Eigen::Vector3d size =
+      Eigen::Vector3f(shape.size[0], shape.size[1], shape.size[2]).cast<double>();
+  switch (shape.type) {
+    case ShapeType::kBox:
+      return size.norm();
+    case ShapeType::kSphere:
+      return size.x();
+    case ShapeType::kCapsule:
+      return size.x() + size.y();
+    case ShapeType::kCylinder:
+      return std::hypot(size.x(), size.y());
+    default:
+      return 0;
+  }
+}
+
+
+Vec3 Centre(const VisualShape& shape) { return Vec3(shape.X_WS[3], shape.X_WS[7], shape.X_WS[11]); }
+
+
+// true when the segment from `eye` to shape `s`'s centre passes through another shape's bounding
+// sphere first (conservative: such a shape may or may not hide it)
+bool MayBeHidden(const VisualFrame& frame, std::size_t s, const Vec3& eye) {
+  const Vec3 target = Centre(frame.shapes[s]);
+  const Vec3 dir = (target - eye).normalized();
+  const double target_distance = (target - eye).norm();
+  for (std::size_t o = 0; o < frame.shapes.size(); ++o) {
+    if (o == s || frame.shapes[o].type == ShapeType::kPlane) continue;
+    const Vec3 to_centre = Centre(frame.shapes[o]) - eye;
+    const double along = to_centre.dot(dir);
+    const double miss = (to_centre - along * dir).norm();
+    if (along > 0 && along < target_distance && miss < BoundingRadius(frame.shapes[o])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+
+// index of the largest of three values
+template <typename T>
+int DominantChannel(const T& c) {
+  return static_cast<int>(std::max_element(c.begin(), c.begin() + 3) - c.begin());
+}
+
+
+TEST(RenderCli, DefaultSceneShowsEveryShapeWhereTheCameraProjectsIt) {
+  const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
+  const std::string out = ::testing::TempDir() + "/render_cli_default.png";
+  std::remove(out.c_str());
+  const CommandResult result =
+      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
+                     "/bin/contact-sim render " + scene_path + " --out " + out + " --width " +
+                     std::to_string(kWidth) + " --height " + std::to_string(kHeight),
+                 out + ".log");
+  if (result.exit_code != 0 && result.output.find("no Vulkan driver found") != std::string::npos) {
+    GTEST_SKIP() << result.output;
+  }
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+
+  Image image;
+  std::string error;
+  ASSERT_TRUE(ReadPng(out, &image, &error)) << out << ": " << error;
+  ASSERT_EQ(image.width, kWidth);
+  ASSERT_EQ(image.height, kHeight);
+  EXPECT_GT(PixelStdDev(image), kMinStdDev);
+
+  // the same scene and camera the CLI used
+  Expected<io::Scene> scene = io::LoadScene(scene_path);
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const Model& model = *scene->model;
+  const VisualFrame frame = MakeVisualFrame(model, scene->initial_state);
+  const OrbitCamera camera(model.camera, model.options.up);
+  const Rgb sky = PixelAt(image, kWidth / 2, 2);
+
+  // every closed shape: its centre's pixel is not sky (it shows the shape or whatever hides it),
+  // and an unhidden shape shows its own dominant hue
+  const Vec3 eye = camera.Eye().cast<double>();
+  int shapes_seen = 0;
+  for (std::size_t s = 0; s < frame.shapes.size(); ++s) {
+    const VisualShape& shape = frame.shapes[s];
+    if (shape.type == ShapeType::kPlane) continue;
+    const auto pixel = camera.ProjectToPixel(Centre(shape), kWidth, kHeight);
+    ASSERT_TRUE(pixel.has_value()) << model.shape_name[s] << " is behind the camera";
+    const Rgb color = PixelAt(image, *pixel);
+    SCOPED_TRACE(model.shape_name[s] + " at pixel (" + std::to_string((*pixel).x()) + ", " +
+                 std::to_string((*pixel).y()) + "): " + std::to_string(color[0]) + " " +
+                 std::to_string(color[1]) + " " + std::to_string(color[2]));
+    EXPECT_GT(ColorDistance(color, sky), kClearlyDifferent);
+    if (MayBeHidden(frame, s, eye)) continue;
+    EXPECT_EQ(DominantChannel(color), DominantChannel(shape.color));
+    ++shapes_seen;
+  }
+  EXPECT_GE(shapes_seen, 5) << "the default scene shows most of its shapes";
+
+  // open ground in front of the objects, towards the camera
+  const Vec3 ground_point(2.4, 1.0, 0.0);
+  const auto ground_pixel = camera.ProjectToPixel(ground_point, kWidth, kHeight);
+  ASSERT_TRUE(ground_pixel.has_value());
+  EXPECT_GT(ColorDistance(PixelAt(image, *ground_pixel), sky), kGroundDifferent);
+  std::remove(out.c_str());
+}
+
+}  // namespace
+}  // namespace sim::render
