@@ -1,0 +1,160 @@
+// contact-studio: the desktop studio. Wiring only: command line, display and Vulkan checks, the
+// main window, and the unattended mode the smoke tests use:
+//   contact-studio [SCENE] [--frames N] [--screenshot FILE.png] [--exit]
+// Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
+// 2 usage error or no display.
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QVulkanInstance>
+
+#include "engine/io/scene_catalog.h"
+#include "ui/main_window.h"
+#include "ui/scripted_run.h"
+#include "ui/viewport/vulkan_instance.h"
+
+#ifndef SIM_VERSION
+#define SIM_VERSION "0.0.0"
+#endif
+
+namespace {
+
+// frames rendered before the screenshot/exit when --frames is not given
+constexpr int kDefaultScriptFrames = 30;
+
+struct StudioOptions {
+  QString scene;
+  sim::ui::ScriptedRunOptions script;
+  bool scripted = false;
+  bool validation = false;
+};
+
+
+// Parses the command line; prints help/version and exits for --help/--version. Returns nullopt
+// after printing an error for bad usage.
+std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "Contact Studio: interactive simulator for contact-rich robotics.\n"
+      "Without SCENE it opens the shipped default scene (scenes/default.json).");
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument("SCENE", "Scene file (JSON) to open.", "[SCENE]");
+  const QCommandLineOption frames_option(
+      "frames", "Render N frames after the scene loads, then take the screenshot and/or exit.",
+      "N");
+  const QCommandLineOption screenshot_option(
+      "screenshot",
+      "After the frames, save the window as a PNG (the viewport rectangle is stored "
+      "in the PNG text chunk \"viewport\" as \"x y width height\").",
+      "FILE.png");
+  const QCommandLineOption exit_option(
+      "exit", "Quit after the frames (exit code 1 when the scene failed to load).");
+  const QCommandLineOption validation_option(
+      "vulkan-validation", "Enable the Khronos validation layer (when installed).");
+  parser.addOptions({frames_option, screenshot_option, exit_option, validation_option});
+
+  if (!parser.parse(app.arguments())) {
+    std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
+              << "Try 'contact-studio --help'." << std::endl;
+    return std::nullopt;
+  }
+  if (parser.isSet("help")) parser.showHelp(0);
+  if (parser.isSet("version")) parser.showVersion();
+
+  StudioOptions options;
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() > 1) {
+    std::cerr << "contact-studio: error: expected at most one SCENE, got " << positional.size()
+              << std::endl;
+    return std::nullopt;
+  }
+  if (!positional.isEmpty()) options.scene = positional.front();
+  if (parser.isSet(frames_option)) {
+    bool ok = false;
+    options.script.frames = parser.value(frames_option).toInt(&ok);
+    if (!ok || options.script.frames < 1) {
+      std::cerr << "contact-studio: error: --frames expects a positive integer, got '"
+                << parser.value(frames_option).toStdString() << "'" << std::endl;
+      return std::nullopt;
+    }
+  }
+  options.script.screenshot = parser.value(screenshot_option);
+  options.script.exit = parser.isSet(exit_option);
+  options.scripted =
+      parser.isSet(frames_option) || parser.isSet(screenshot_option) || options.script.exit;
+  if (options.scripted && options.script.frames == 0) options.script.frames = kDefaultScriptFrames;
+  options.validation = parser.isSet(validation_option);
+  return options;
+}
+
+
+// Qt's xcb plugin aborts the process when it cannot connect; tell the user before that happens
+bool HasDisplay() {
+  auto set = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr && *value != '\0';
+  };
+  return set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM");
+}
+
+
+void SetApplicationInfo() {
+  QCoreApplication::setApplicationName("contact-studio");
+  QCoreApplication::setApplicationVersion(SIM_VERSION);
+  QCoreApplication::setOrganizationName("Contact Studio");
+}
+
+}  // namespace
+
+
+int main(int argc, char** argv) {
+  // without a display: still answer --help and usage errors, then explain
+  if (!HasDisplay()) {
+    QCoreApplication app(argc, argv);
+    SetApplicationInfo();
+    if (!ParseCommandLine(app)) return 2;
+    std::cerr << "contact-studio: error: no display: run under a desktop session or use "
+                 "`contact-sim render SCENE --out FILE.png` for a headless image"
+              << std::endl;
+    return 2;
+  }
+
+  QApplication app(argc, argv);
+  SetApplicationInfo();
+  const std::optional<StudioOptions> options = ParseCommandLine(app);
+  if (!options) return 2;
+
+  QVulkanInstance instance;
+  QString vulkan_error;
+  if (!sim::ui::CreateVulkanInstance(&instance, options->validation, &vulkan_error)) {
+    std::cerr << "contact-studio: error: Vulkan is not available (" << vulkan_error.toStdString()
+              << "): install mesa-vulkan-drivers for software rendering" << std::endl;
+    return 1;
+  }
+
+  // scene: the argument as given (relative to the working directory), else the default scene
+  QString scene = options->scene;
+  if (scene.isEmpty()) {
+    scene = QString::fromStdString(sim::io::DefaultScenePath(argv[0]));
+  }
+
+  sim::ui::MainWindow window(&instance);
+  std::optional<sim::ui::ScriptedRun> script;
+  if (options->scripted) {
+    script.emplace(&window, options->script);
+    QObject::connect(&*script, &sim::ui::ScriptedRun::Finished, &app,
+                     [&app, exit = options->script.exit](int code) {
+                       if (exit) app.exit(code);
+                     });
+  }
+  window.show();
+  window.OpenScene(scene);
+  return app.exec();
+}

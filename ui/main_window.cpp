@@ -1,0 +1,402 @@
+// MainWindow: menus, status bar, docks and scene loading around the Vulkan viewport.
+#include "ui/main_window.h"
+
+#include <cmath>
+#include <iostream>
+#include <utility>
+
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPixmap>
+#include <QScreen>
+#include <QStatusBar>
+#include <QTimer>
+#include <QVulkanInstance>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <imgui.h>
+
+#include "engine/io/scene_catalog.h"
+#include "engine/visual/visual_frame.h"
+#include "ui/panels/diagnostics_panel.h"
+#include "ui/panels/scene_panel.h"
+#include "ui/viewport/vulkan_viewport.h"
+
+namespace sim::ui {
+
+namespace {
+
+using LoadResult = std::shared_ptr<const Expected<io::Scene>>;
+
+// default client size: fits a 1366x768 laptop screen with room for the taskbar
+constexpr int kDefaultWidth = 1280;
+constexpr int kDefaultHeight = 800;
+// width of the scene dock at start [px]
+constexpr int kSceneDockWidth = 400;
+// height of the diagnostics dock when it appears [px]: about six rows
+constexpr int kDiagnosticsDockHeight = 150;
+// frame-rate label refresh period [ms]; matches the meter's averaging window
+constexpr int kFrameRateRefreshMs = 500;
+
+LoadResult LoadSceneFile(const QString& path) {
+  if (path.isEmpty()) {
+    Diagnostics diagnostics;
+    diagnostics.Error("contact-studio", 0, "",
+                      "no scene file given and no scenes/default.json found (set "
+                      "CONTACT_STUDIO_SCENES to the scenes directory)");
+    return std::make_shared<const Expected<io::Scene>>(std::move(diagnostics));
+  }
+  return std::make_shared<const Expected<io::Scene>>(io::LoadScene(path.toStdString()));
+}
+
+
+// QVulkanWindow::grab() hands back the swapchain bytes in a QImage of the RGBA8888 family; a BGRA
+// swapchain other than B8G8R8A8_UNORM (which Qt swaps itself) needs its red and blue exchanged
+QImage ViewportImageToRgb(QImage image, VkFormat format) {
+  if (format == VK_FORMAT_B8G8R8A8_SRGB) image = std::move(image).rgbSwapped();
+  return image.convertToFormat(QImage::Format_RGB32);
+}
+
+}  // namespace
+
+
+MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle(QStringLiteral("Contact Studio"));
+  setObjectName(QStringLiteral("MainWindow"));
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks |
+                 QMainWindow::AllowNestedDocks);
+
+  // central widget: the Vulkan window inside a container widget
+  viewport_ = new VulkanViewport(instance);
+  viewport_container_ = QWidget::createWindowContainer(viewport_, this);
+  viewport_container_->setObjectName(QStringLiteral("Viewport"));
+  viewport_container_->setFocusPolicy(Qt::StrongFocus);
+  viewport_container_->setMinimumSize(320, 240);
+  setCentralWidget(viewport_container_);
+
+  CreateActions();
+  CreateMenus();
+  CreateDocks();
+  CreateStatusBar();
+
+  connect(viewport_, &VulkanViewport::DeviceReady, this,
+          [this](const QString& name) { device_label_->setText(tr("Vulkan: %1").arg(name)); });
+  // queued: the viewport reports from inside its frame, the handler may touch widgets and dialogs
+  connect(viewport_, &VulkanViewport::RenderError, this, &MainWindow::OnRenderError,
+          Qt::QueuedConnection);
+
+  // start at the default size, shrunk to the screen when it is smaller
+  QSize size(kDefaultWidth, kDefaultHeight);
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+    size = size.boundedTo(screen->availableSize());
+  }
+  resize(size);
+  resizeDocks({scene_panel_}, {kSceneDockWidth}, Qt::Horizontal);
+  ShowScene(nullptr);
+}
+
+
+MainWindow::~MainWindow() = default;
+
+
+void MainWindow::CreateActions() {
+  open_action_ = new QAction(tr("&Open Scene…"), this);
+  open_action_->setShortcut(QKeySequence::Open);
+  open_action_->setStatusTip(tr("Load a scene file (JSON)"));
+  connect(open_action_, &QAction::triggered, this, &MainWindow::OnOpenSceneTriggered);
+
+  reload_action_ = new QAction(tr("&Reload"), this);
+  reload_action_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+  reload_action_->setStatusTip(tr("Load the current scene file again"));
+  connect(reload_action_, &QAction::triggered, this, &MainWindow::OnReloadTriggered);
+
+  screenshot_action_ = new QAction(tr("Save &Screenshot…"), this);
+  screenshot_action_->setShortcut(QKeySequence(Qt::Key_F12));
+  screenshot_action_->setStatusTip(tr("Save the window as a PNG image"));
+  connect(screenshot_action_, &QAction::triggered, this, &MainWindow::OnSaveScreenshotTriggered);
+
+  quit_action_ = new QAction(tr("&Quit"), this);
+  quit_action_->setShortcut(QKeySequence::Quit);
+  quit_action_->setMenuRole(QAction::QuitRole);
+  connect(quit_action_, &QAction::triggered, this, &QWidget::close);
+
+  reset_camera_action_ = new QAction(tr("&Reset Camera"), this);
+  // Home everywhere; the viewport itself also takes F (a bare letter as a window shortcut would
+  // steal typing from text fields, in Qt and in the ImGui overlay)
+  reset_camera_action_->setShortcut(QKeySequence(Qt::Key_Home));
+  reset_camera_action_->setStatusTip(tr("Return to the scene's camera (F in the viewport)"));
+  connect(reset_camera_action_, &QAction::triggered, this, [this] { viewport_->ResetCamera(); });
+
+  overlay_action_ = new QAction(tr("Show &Overlay"), this);
+  overlay_action_->setCheckable(true);
+  overlay_action_->setChecked(true);
+  overlay_action_->setShortcut(QKeySequence(Qt::Key_F2));
+  overlay_action_->setStatusTip(tr("Show the statistics overlay in the viewport"));
+  connect(overlay_action_, &QAction::toggled, this,
+          [this](bool visible) { viewport_->SetOverlayVisible(visible); });
+
+  about_action_ = new QAction(tr("&About Contact Studio"), this);
+  about_action_->setMenuRole(QAction::AboutRole);
+  connect(about_action_, &QAction::triggered, this, &MainWindow::OnAboutTriggered);
+}
+
+
+void MainWindow::CreateMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(open_action_);
+  file->addAction(reload_action_);
+  file->addSeparator();
+  file->addAction(screenshot_action_);
+  file->addSeparator();
+  file->addAction(quit_action_);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(reset_camera_action_);
+  view->addAction(overlay_action_);
+  view->addSeparator();
+  view->setObjectName(QStringLiteral("ViewMenu"));
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(about_action_);
+}
+
+
+void MainWindow::CreateDocks() {
+  scene_panel_ = new ScenePanel(this);
+  addDockWidget(Qt::LeftDockWidgetArea, scene_panel_);
+
+  diagnostics_panel_ = new DiagnosticsPanel(this);
+  addDockWidget(Qt::BottomDockWidgetArea, diagnostics_panel_);
+  // only in the way while there is nothing to report; every load that reports shows it again
+  diagnostics_panel_->hide();
+
+  // View > panels toggles, in dock order
+  if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"))) {
+    QMenu* panels = view->addMenu(tr("&Panels"));
+    panels->addAction(scene_panel_->toggleViewAction());
+    panels->addAction(diagnostics_panel_->toggleViewAction());
+  }
+}
+
+
+void MainWindow::CreateStatusBar() {
+  scene_label_ = new QLabel(this);
+  device_label_ = new QLabel(tr("Vulkan: starting…"), this);
+  fps_label_ = new QLabel(this);
+  // fixed width for the rate so the bar does not jiggle as digits change
+  fps_label_->setMinimumWidth(
+      fontMetrics().horizontalAdvance(QStringLiteral("0000.0 FPS (00.00 ms)")));
+  fps_label_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  statusBar()->addWidget(scene_label_, 1);
+  statusBar()->addPermanentWidget(device_label_);
+  statusBar()->addPermanentWidget(fps_label_);
+
+  fps_timer_ = new QTimer(this);
+  connect(fps_timer_, &QTimer::timeout, this, &MainWindow::UpdateFrameRateLabel);
+  fps_timer_->start(kFrameRateRefreshMs);
+  UpdateFrameRateLabel();
+}
+
+
+void MainWindow::OpenScene(const QString& path) {
+  scene_path_ = path;
+  const int generation = ++load_generation_;
+  scene_label_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+  // parse on Qt's pool; the watcher delivers the result back on the GUI thread
+  auto* watcher = new QFutureWatcher<LoadResult>(this);
+  connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, path, generation] {
+    const LoadResult result = watcher->result();
+    watcher->deleteLater();
+    // a newer Open or Reload has superseded this load
+    if (generation != load_generation_) return;
+    ApplyLoadResult(path, *result);
+  });
+  watcher->setFuture(QtConcurrent::run(&LoadSceneFile, path));
+}
+
+
+void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>& result) {
+  const Diagnostics& diagnostics = result.diagnostics();
+  // diagnostics in the compilers' format on stderr as well, for terminals and CI logs
+  if (!diagnostics.empty()) std::cerr << diagnostics.Format() << std::flush;
+  diagnostics_panel_->SetDiagnostics(diagnostics);
+  if (!diagnostics.empty()) ShowDiagnosticsPanel();
+
+  last_load_failed_ = !result.ok();
+  if (result.ok()) {
+    scene_ = std::make_unique<io::Scene>(result.value());
+    ShowScene(scene_.get());
+    statusBar()->clearMessage();
+  } else {
+    // a failed load leaves the scene and the camera as they are (MuJoCo's simulate does the same)
+    const int errors = diagnostics.error_count();
+    statusBar()->showMessage(tr("Could not load %1: %2 %3, see Diagnostics")
+                                 .arg(path)
+                                 .arg(errors)
+                                 .arg(errors == 1 ? tr("error") : tr("errors")));
+  }
+  emit SceneLoadFinished(result.ok(), path);
+}
+
+
+void MainWindow::ShowScene(const io::Scene* scene) {
+  if (scene == nullptr) {
+    viewport_->SetFrame(std::make_shared<const VisualFrame>());
+    viewport_->SetSceneName(QString());
+    viewport_->SetHomeCamera(OrbitCamera());
+    scene_panel_->SetScene(nullptr, VisualFrame{});
+    scene_label_->setText(tr("No scene"));
+    setWindowTitle(QStringLiteral("Contact Studio"));
+    return;
+  }
+  const Model& model = *scene->model;
+  auto frame = std::make_shared<const VisualFrame>(MakeVisualFrame(model, scene->initial_state));
+  // the scene's own camera, exactly (tests project points with the same camera)
+  viewport_->SetHomeCamera(OrbitCamera(model.camera, model.options.up));
+  viewport_->SetSceneName(QString::fromStdString(model.name));
+  viewport_->SetFrame(frame);
+  scene_panel_->SetScene(scene->model, *frame);
+  const QString name = QString::fromStdString(model.name);
+  scene_label_->setText(
+      tr("%1 — %2").arg(name.isEmpty() ? tr("(unnamed scene)") : name,
+                        QFileInfo(QString::fromStdString(scene->path)).fileName()));
+  setWindowTitle(
+      tr("%1 — Contact Studio")
+          .arg(name.isEmpty() ? QFileInfo(QString::fromStdString(scene->path)).fileName() : name));
+}
+
+
+QImage MainWindow::GrabWindowImage(QRect* viewport_rect) {
+  // widgets first: the container shows nothing of the native Vulkan window in a widget grab
+  const QPixmap widgets = grab();
+  const qreal dpr = widgets.devicePixelRatio();
+  QImage image = widgets.toImage().convertToFormat(QImage::Format_RGB32);
+  image.setDevicePixelRatio(1.0);
+
+  // the viewport's rectangle in image (device) pixels
+  const QPoint top_left = viewport_container_->mapTo(this, QPoint(0, 0));
+  const QRect rect(static_cast<int>(std::lround(top_left.x() * dpr)),
+                   static_cast<int>(std::lround(top_left.y() * dpr)),
+                   static_cast<int>(std::lround(viewport_container_->width() * dpr)),
+                   static_cast<int>(std::lround(viewport_container_->height() * dpr)));
+
+  // then the rendered frame, pasted at that place (scaled only if the swapchain size differs);
+  // without it the picture would not show what the user sees
+  QImage view = viewport_->grab();
+  if (view.isNull()) return QImage();
+  view = ViewportImageToRgb(std::move(view), viewport_->colorFormat());
+  view.setDevicePixelRatio(1.0);
+  if (view.size() != rect.size()) {
+    view = view.scaled(rect.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+  }
+  QPainter painter(&image);
+  painter.setCompositionMode(QPainter::CompositionMode_Source);
+  painter.drawImage(rect.topLeft(), view);
+  painter.end();
+  if (viewport_rect != nullptr) *viewport_rect = rect;
+  return image;
+}
+
+
+bool MainWindow::SaveScreenshot(const QString& path, QString* error) {
+  QRect rect;
+  QImage image = GrabWindowImage(&rect);
+  if (image.isNull()) {
+    if (error != nullptr) {
+      *error =
+          tr("could not read back the Vulkan viewport (no swapchain yet, or the surface does "
+             "not allow transfers)");
+    }
+    return false;
+  }
+  // where the 3D view is inside the picture, for tests and for cropping
+  image.setText(QStringLiteral("viewport"), QStringLiteral("%1 %2 %3 %4")
+                                                .arg(rect.x())
+                                                .arg(rect.y())
+                                                .arg(rect.width())
+                                                .arg(rect.height()));
+  image.setText(QStringLiteral("Software"), QStringLiteral("Contact Studio"));
+  if (!image.save(path, "PNG")) {
+    if (error != nullptr) *error = tr("could not write %1").arg(path);
+    return false;
+  }
+  return true;
+}
+
+
+void MainWindow::OnOpenSceneTriggered() {
+  QString directory = QFileInfo(scene_path_).absolutePath();
+  if (scene_path_.isEmpty()) {
+    directory = QString::fromStdString(
+        io::FindScenesDirectory(QCoreApplication::applicationFilePath().toStdString()));
+  }
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"), directory,
+                                                    tr("Scenes (*.json);;All files (*)"));
+  if (!path.isEmpty()) OpenScene(path);
+}
+
+
+void MainWindow::OnReloadTriggered() {
+  if (!scene_path_.isEmpty()) OpenScene(scene_path_);
+}
+
+
+void MainWindow::OnSaveScreenshotTriggered() {
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save Screenshot"), QStringLiteral("contact-studio.png"), tr("PNG images (*.png)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (SaveScreenshot(path, &error)) {
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  } else {
+    QMessageBox::warning(this, tr("Save Screenshot"), error);
+  }
+}
+
+
+void MainWindow::OnAboutTriggered() {
+  const QString device =
+      viewport_->device_name().isEmpty() ? tr("(none)") : viewport_->device_name();
+  QMessageBox::about(
+      this, tr("About Contact Studio"),
+      tr("<h3>Contact Studio %1</h3>"
+         "<p>Interactive simulator for contact-rich robotics: rigid bodies, articulated robots and "
+         "FEM solids coupled through frictional contact.</p>"
+         "<p>Vulkan device: %2<br>Qt %3, Dear ImGui %4</p>")
+          .arg(QCoreApplication::applicationVersion(), device.toHtmlEscaped(),
+               QString::fromLatin1(qVersion()), QString::fromLatin1(IMGUI_VERSION)));
+}
+
+
+void MainWindow::OnRenderError(const QString& message) {
+  render_failed_ = true;
+  std::cerr << "contact-studio: error: " << message.toStdString() << std::endl;
+  diagnostics_panel_->AddMessage(Severity::kError, message);
+  ShowDiagnosticsPanel();
+  statusBar()->showMessage(tr("Rendering failed: %1").arg(message));
+}
+
+
+void MainWindow::ShowDiagnosticsPanel() {
+  if (diagnostics_panel_->isVisible()) return;
+  diagnostics_panel_->show();
+  // a strip under the viewport, not half the window
+  resizeDocks({diagnostics_panel_}, {kDiagnosticsDockHeight}, Qt::Vertical);
+}
+
+
+void MainWindow::UpdateFrameRateLabel() {
+  const double fps = viewport_->fps();
+  fps_label_->setText(
+      fps > 0 ? tr("%1 FPS (%2 ms)").arg(fps, 0, 'f', 1).arg(viewport_->frame_ms(), 0, 'f', 2)
+              : tr("— FPS"));
+}
+
+}  // namespace sim::ui

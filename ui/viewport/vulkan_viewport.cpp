@@ -1,0 +1,343 @@
+// VulkanViewport and its QVulkanWindowRenderer: scene + ImGui overlay in QVulkanWindow's default
+// render pass, camera control from mouse and keys.
+#include "ui/viewport/vulkan_viewport.h"
+
+#include <array>
+#include <cmath>
+#include <exception>
+#include <utility>
+
+#include <QCursor>
+#include <QFocusEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QVulkanFunctions>
+#include <QVulkanInstance>
+#include <QWheelEvent>
+
+#include <imgui.h>
+
+#include "render/overlay_renderer.h"
+#include "render/scene_renderer.h"
+
+namespace sim::ui {
+
+namespace {
+
+bool IsSrgb(VkFormat format) {
+  return format == VK_FORMAT_B8G8R8A8_SRGB || format == VK_FORMAT_R8G8B8A8_SRGB ||
+         format == VK_FORMAT_A8B8G8R8_SRGB_PACK32;
+}
+
+
+// linear -> sRGB transfer (IEC 61966-2-1), for clear colours written into a UNORM target
+float EncodeSrgb(float linear) {
+  if (linear <= 0.0031308f) return 12.92f * linear;
+  return 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
+}
+
+}  // namespace
+
+
+// Per-device renderer: owns the scene and overlay renderers for the lifetime of the VkDevice.
+class ViewportRenderer : public QVulkanWindowRenderer {
+ public:
+  explicit ViewportRenderer(VulkanViewport* window) : window_(window) {}
+
+  void initResources() override;
+  void releaseResources() override;
+  void startNextFrame() override;
+
+ private:
+  VkClearColorValue SkyClearValue() const;
+
+  VulkanViewport* window_;
+  std::unique_ptr<render::SceneRenderer> scene_;
+  std::unique_ptr<render::OverlayRenderer> overlay_;
+  VkFormat color_format_ = VK_FORMAT_UNDEFINED;
+  bool failed_ = false;  // a per-frame error was reported; do not flood the UI with repeats
+};
+
+
+void ViewportRenderer::initResources() {
+  // describe QVulkanWindow's device and default render pass to the render library
+  render::DeviceContext context;
+  context.instance = window_->vulkanInstance()->vkInstance();
+  context.physical_device = window_->physicalDevice();
+  context.device = window_->device();
+  context.queue = window_->graphicsQueue();
+  context.queue_family = window_->graphicsQueueFamilyIndex();
+  context.render_pass = window_->defaultRenderPass();
+  context.samples = window_->sampleCountFlagBits();
+  context.frames_in_flight = static_cast<std::uint32_t>(window_->concurrentFrameCount());
+  context.color_format = window_->colorFormat();
+  color_format_ = context.color_format;
+  failed_ = false;
+
+  const VkPhysicalDeviceProperties* properties = window_->physicalDeviceProperties();
+  window_->OnDeviceReady(properties != nullptr ? QString::fromUtf8(properties->deviceName)
+                                               : QString());
+  // a renderer that fails to build leaves the viewport without it (at worst clearing to the sky),
+  // never a crash; the scene and the overlay fail independently
+  try {
+    scene_ = std::make_unique<render::SceneRenderer>(context);
+  } catch (const std::exception& error) {
+    window_->OnRenderError(QStringLiteral("the scene renderer could not start: %1")
+                               .arg(QString::fromUtf8(error.what())));
+  }
+  try {
+    overlay_ = std::make_unique<render::OverlayRenderer>(context, window_->imgui_input_.context());
+  } catch (const std::exception& error) {
+    window_->OnRenderError(QStringLiteral("the ImGui overlay could not start: %1")
+                               .arg(QString::fromUtf8(error.what())));
+  }
+}
+
+
+void ViewportRenderer::releaseResources() {
+  // QVulkanWindow has waited for the device to go idle before calling this
+  overlay_.reset();
+  scene_.reset();
+}
+
+
+VkClearColorValue ViewportRenderer::SkyClearValue() const {
+  const std::array<float, 4> sky = render::ClearColor();
+  VkClearColorValue value{};
+  // an sRGB target encodes on store; a UNORM one stores what we give, so encode here
+  const bool encode = !IsSrgb(color_format_);
+  for (int i = 0; i < 3; ++i) value.float32[i] = encode ? EncodeSrgb(sky[i]) : sky[i];
+  value.float32[3] = 1.0f;
+  return value;
+}
+
+
+void ViewportRenderer::startNextFrame() {
+  VulkanViewport& window = *window_;
+  const QSize image_size = window.swapChainImageSize();
+  const VkExtent2D extent{static_cast<std::uint32_t>(image_size.width()),
+                          static_cast<std::uint32_t>(image_size.height())};
+  const std::uint32_t slot = static_cast<std::uint32_t>(window.currentFrame());
+  const std::shared_ptr<const VisualFrame> frame = window.LatestFrame();
+  VkCommandBuffer cmd = window.currentCommandBuffer();
+
+  // outside the pass: upload this slot's camera and instances, render the shadow map, build the
+  // overlay's draw lists
+  bool draw_scene = scene_ != nullptr;
+  ImDrawData* overlay_data = nullptr;
+  bool imgui_frame_open = false;
+  try {
+    if (draw_scene) {
+      scene_->Prepare(slot, *frame, window.camera(), extent);
+      scene_->RecordShadowPass(cmd, slot);
+    }
+    if (overlay_ != nullptr) {
+      window.imgui_input_.NewFrame(window.size(), image_size);
+      overlay_->NewFrame();
+      ImGui::NewFrame();
+      imgui_frame_open = true;
+      if (window.overlay_visible_) {
+        DrawStatsOverlay(window.MakeStatsInfo(*frame));
+        if (window.scene_name_.isEmpty() && frame->shapes.empty()) DrawNoSceneHint();
+      }
+      ImGui::Render();
+      imgui_frame_open = false;
+      if (window.overlay_visible_) overlay_data = ImGui::GetDrawData();
+    }
+  } catch (const std::exception& error) {
+    // keep ImGui's frame bookkeeping balanced for the next frame
+    if (imgui_frame_open) ImGui::EndFrame();
+    draw_scene = false;
+    overlay_data = nullptr;
+    if (!failed_) window.OnRenderError(QString::fromUtf8(error.what()));
+    failed_ = true;
+  }
+
+  // default render pass: with MSAA, attachment 0 is the resolve target, 1 depth, 2 the MSAA colour
+  const VkClearColorValue sky = SkyClearValue();
+  std::array<VkClearValue, 3> clear_values{};
+  clear_values[0].color = sky;
+  clear_values[1].depthStencil = {1.0f, 0};
+  clear_values[2].color = sky;
+  VkRenderPassBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
+  begin.renderPass = window.defaultRenderPass();
+  begin.framebuffer = window.currentFramebuffer();
+  begin.renderArea.extent = extent;
+  begin.clearValueCount = window.sampleCountFlagBits() > VK_SAMPLE_COUNT_1_BIT ? 3 : 2;
+  begin.pClearValues = clear_values.data();
+  // Qt includes vulkan.h without prototypes; its resolved device functions record here
+  QVulkanDeviceFunctions* vk = window.vulkanInstance()->deviceFunctions(window.device());
+  vk->vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  try {
+    if (draw_scene) scene_->Record(cmd, slot);
+    if (overlay_data != nullptr) overlay_->Record(overlay_data, cmd);
+  } catch (const std::exception& error) {
+    if (!failed_) window.OnRenderError(QString::fromUtf8(error.what()));
+    failed_ = true;
+  }
+  vk->vkCmdEndRenderPass(cmd);
+
+  // hand the frame over, keep rendering continuously
+  window.frameReady();
+  window.requestUpdate();
+  window.OnFrameRendered();
+}
+
+
+VulkanViewport::VulkanViewport(QVulkanInstance* instance)
+    : latest_frame_(std::make_shared<const VisualFrame>()) {
+  setVulkanInstance(instance);
+  setFlags(QVulkanWindow::PersistentResources);
+  // sRGB swapchain: shaders output linear colour and blending/MSAA resolve happen in linear space
+  setPreferredColorFormats({VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_SRGB});
+  // 4x MSAA where offered (lavapipe and every desktop GPU do); 1x otherwise
+  if (supportedSampleCounts().contains(4)) setSampleCount(4);
+}
+
+
+VulkanViewport::~VulkanViewport() {
+  // release the renderer (and its ImGui backend) now, while the ImGui context member still exists;
+  // QVulkanWindow's own destructor would do it after our members are gone
+  destroy();
+}
+
+
+QVulkanWindowRenderer* VulkanViewport::createRenderer() { return new ViewportRenderer(this); }
+
+
+void VulkanViewport::SetFrame(std::shared_ptr<const VisualFrame> frame) {
+  if (frame == nullptr) frame = std::make_shared<const VisualFrame>();
+  std::lock_guard<std::mutex> lock(frame_mutex_);
+  latest_frame_ = std::move(frame);
+}
+
+
+std::shared_ptr<const VisualFrame> VulkanViewport::LatestFrame() const {
+  std::lock_guard<std::mutex> lock(frame_mutex_);
+  return latest_frame_;
+}
+
+
+void VulkanViewport::SetSceneName(const QString& name) { scene_name_ = name; }
+
+
+void VulkanViewport::SetHomeCamera(const OrbitCamera& camera) { camera_.SetHome(camera); }
+
+
+void VulkanViewport::ResetCamera() { camera_.Reset(); }
+
+
+void VulkanViewport::OnDeviceReady(const QString& device_name) {
+  device_name_ = device_name;
+  render_error_.clear();
+  emit DeviceReady(device_name);
+}
+
+
+void VulkanViewport::OnFrameRendered() {
+  ++frames_rendered_;
+  frame_rate_.Tick();
+  emit FrameRendered(frames_rendered_);
+}
+
+
+void VulkanViewport::OnRenderError(const QString& message) {
+  render_error_ = message;
+  emit RenderError(message);
+}
+
+
+StatsOverlayInfo VulkanViewport::MakeStatsInfo(const VisualFrame& frame) const {
+  StatsOverlayInfo info;
+  info.scene_name = scene_name_.isEmpty() ? std::string("(no scene)") : scene_name_.toStdString();
+  info.fps = frame_rate_.fps();
+  info.frame_ms = frame_rate_.frame_ms();
+  info.sim_time = frame.time;
+  info.sim_step = frame.step;
+  info.shape_count = static_cast<int>(frame.shapes.size());
+  info.samples = sampleCountFlagBits() > VK_SAMPLE_COUNT_1_BIT ? sampleCountFlagBits() : 1;
+  return info;
+}
+
+
+void VulkanViewport::UpdateCursor() {
+  switch (camera_.drag()) {
+    case CameraController::Drag::kOrbit:
+      setCursor(Qt::ClosedHandCursor);
+      break;
+    case CameraController::Drag::kPan:
+      setCursor(Qt::SizeAllCursor);
+      break;
+    case CameraController::Drag::kNone:
+      setCursor(imgui_input_.WantsMouse() ? imgui_input_.CursorShape() : Qt::ArrowCursor);
+      break;
+  }
+}
+
+
+// every event goes to ImGui first; the camera only sees what ImGui does not want
+void VulkanViewport::mousePressEvent(QMouseEvent* event) {
+  imgui_input_.MouseButtonEvent(*event, true);
+  camera_.Press(event->button(), event->modifiers(), event->position(), imgui_input_.WantsMouse());
+  UpdateCursor();
+  event->accept();
+}
+
+
+void VulkanViewport::mouseReleaseEvent(QMouseEvent* event) {
+  imgui_input_.MouseButtonEvent(*event, false);
+  camera_.Release(event->button());
+  UpdateCursor();
+  event->accept();
+}
+
+
+void VulkanViewport::mouseMoveEvent(QMouseEvent* event) {
+  imgui_input_.MouseMoveEvent(*event);
+  camera_.Move(event->position(), static_cast<float>(height()));
+  UpdateCursor();
+  event->accept();
+}
+
+
+void VulkanViewport::wheelEvent(QWheelEvent* event) {
+  imgui_input_.WheelEvent(*event);
+  // one notch of a mouse wheel is 120 eighths of a degree
+  camera_.Wheel(static_cast<float>(event->angleDelta().y()) / 120.0f, imgui_input_.WantsMouse());
+  event->accept();
+}
+
+
+void VulkanViewport::keyPressEvent(QKeyEvent* event) {
+  imgui_input_.KeyEvent(*event, true);
+  if (!imgui_input_.WantsKeyboard() && event->key() == Qt::Key_F &&
+      event->modifiers() == Qt::NoModifier) {
+    camera_.Reset();
+    event->accept();
+    return;
+  }
+  QVulkanWindow::keyPressEvent(event);
+}
+
+
+void VulkanViewport::keyReleaseEvent(QKeyEvent* event) {
+  imgui_input_.KeyEvent(*event, false);
+  QVulkanWindow::keyReleaseEvent(event);
+}
+
+
+void VulkanViewport::focusOutEvent(QFocusEvent* event) {
+  imgui_input_.FocusOutEvent();
+  camera_.Cancel();
+  UpdateCursor();
+  QVulkanWindow::focusOutEvent(event);
+}
+
+
+bool VulkanViewport::event(QEvent* event) {
+  if (event->type() == QEvent::Leave) imgui_input_.LeaveEvent();
+  return QVulkanWindow::event(event);
+}
+
+}  // namespace sim::ui

@@ -1,0 +1,96 @@
+// Viewport statistics: averaged frame rate and the ImGui stats box.
+#include "ui/viewport/viewport_stats.h"
+
+#include <imgui.h>
+
+namespace sim::ui {
+
+namespace {
+
+// muted label colour: lighter than ImGui's disabled text, which vanishes on a translucent box
+void Label(const char* text) { ImGui::TextColored(ImVec4(0.62f, 0.68f, 0.76f, 1.0f), "%s", text); }
+
+}  // namespace
+
+
+void FrameRateMeter::Tick() {
+  if (!window_clock_.isValid()) {
+    window_clock_.start();
+    return;
+  }
+  ++window_frames_;
+  const double elapsed = static_cast<double>(window_clock_.nsecsElapsed()) * 1e-9;
+  // publish a new average once per window, so the numbers stay readable
+  if (elapsed >= kWindowSeconds) {
+    fps_ = window_frames_ / elapsed;
+    frame_ms_ = 1000.0 * elapsed / window_frames_;
+    window_frames_ = 0;
+    window_clock_.restart();
+  }
+}
+
+
+void DrawStatsOverlay(const StatsOverlayInfo& info) {
+  // anchored at the top-left corner; it only holds text, so it neither moves nor takes focus
+  constexpr float kMargin = 10.0f;
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + kMargin, viewport->WorkPos.y + kMargin),
+                          ImGuiCond_Always);
+  // translucent so the scene shows through, opaque enough to read over a light sky
+  ImGui::SetNextWindowBgAlpha(0.78f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoMove;
+  if (ImGui::Begin("##stats", nullptr, flags)) {
+    ImGui::TextUnformatted(info.scene_name.c_str());
+    ImGui::Separator();
+    // label column, then values aligned at a fixed offset
+    const float value_x = ImGui::GetFontSize() * 5.5f;
+    Label("FPS");
+    ImGui::SameLine(value_x);
+    if (info.fps > 0) {
+      ImGui::Text("%.1f  (%.2f ms)", info.fps, info.frame_ms);
+    } else {
+      ImGui::TextUnformatted("measuring...");
+    }
+    Label("Sim time");
+    ImGui::SameLine(value_x);
+    ImGui::Text("%.3f s", info.sim_time);
+    Label("Step");
+    ImGui::SameLine(value_x);
+    ImGui::Text("%llu", static_cast<unsigned long long>(info.sim_step));
+    Label("Shapes");
+    ImGui::SameLine(value_x);
+    ImGui::Text("%d", info.shape_count);
+    Label("MSAA");
+    ImGui::SameLine(value_x);
+    if (info.samples > 1) {
+      ImGui::Text("%dx", info.samples);
+    } else {
+      ImGui::TextUnformatted("off");
+    }
+  }
+  ImGui::End();
+}
+
+
+void DrawNoSceneHint() {
+  // centred, no background: a caption on the empty sky
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const ImVec2 centre(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f,
+                      viewport->WorkPos.y + viewport->WorkSize.y * 0.5f);
+  ImGui::SetNextWindowPos(centre, ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.0f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                 ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoNav;
+  if (ImGui::Begin("##no_scene", nullptr, flags)) {
+    const ImVec4 ink(0.16f, 0.20f, 0.27f, 1.0f);
+    ImGui::TextColored(ink, "No scene loaded");
+    ImGui::TextColored(ink, "File > Open Scene... (Ctrl+O)");
+  }
+  ImGui::End();
+}
+
+}  // namespace sim::ui

@@ -1,0 +1,50 @@
+// Viewport statistics: a frame-rate meter averaged over short windows (a per-frame FPS flickers
+// too much to read), the small ImGui stats box drawn at the viewport's top-left corner, and the
+// hint shown while no scene is loaded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <QElapsedTimer>
+
+namespace sim::ui {
+
+/// Counts presented frames and reports rates averaged over windows of `kWindowSeconds`.
+class FrameRateMeter {
+ public:
+  /// Length of one averaging window [s].
+  static constexpr double kWindowSeconds = 0.5;
+
+  /// Records one rendered frame (call once per frame, GUI thread).
+  void Tick();
+  /// Frames per second over the last full window; 0 before the first window ends.
+  double fps() const { return fps_; }
+  /// Mean interval between frames over the last full window [ms].
+  double frame_ms() const { return frame_ms_; }
+
+ private:
+  QElapsedTimer window_clock_;
+  int window_frames_ = 0;
+  double fps_ = 0;
+  double frame_ms_ = 0;
+};
+
+/// What the stats box shows besides the frame rate.
+struct StatsOverlayInfo {
+  std::string scene_name;      ///< "(no scene)" when nothing is loaded
+  double fps = 0;              ///< averaged frames per second
+  double frame_ms = 0;         ///< averaged frame interval [ms]
+  double sim_time = 0;         ///< simulated time of the drawn frame [s]
+  std::uint64_t sim_step = 0;  ///< steps taken by the drawn frame
+  int shape_count = 0;         ///< shapes in the drawn frame
+  int samples = 1;             ///< MSAA samples of the viewport
+};
+
+/// Draws the stats box with ImGui; call between ImGui::NewFrame() and ImGui::Render().
+void DrawStatsOverlay(const StatsOverlayInfo& info);
+
+/// Draws a centred hint on how to open a scene, for an empty viewport; same calling rules.
+void DrawNoSceneHint();
+
+}  // namespace sim::ui

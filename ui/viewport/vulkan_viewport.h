@@ -1,0 +1,109 @@
+// VulkanViewport: the studio's 3D view. A QVulkanWindow (embedded in the main window with
+// QWidget::createWindowContainer) whose renderer draws the latest VisualFrame with
+// sim::render::SceneRenderer and the ImGui stats overlay with sim::render::OverlayRenderer, every
+// frame (continuous rendering). Mouse: left-drag orbits; right-, middle- or shift+left-drag pans;
+// the wheel zooms; F resets the camera. ImGui gets every event first and keeps the mouse when it is
+// over one of its windows.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <QString>
+#include <QVulkanWindow>
+
+#include "engine/visual/camera.h"
+#include "engine/visual/visual_frame.h"
+#include "ui/viewport/camera_controller.h"
+#include "ui/viewport/imgui_qt_input.h"
+#include "ui/viewport/viewport_stats.h"
+
+namespace sim::ui {
+
+class ViewportRenderer;
+
+class VulkanViewport : public QVulkanWindow {
+  Q_OBJECT
+
+ public:
+  /// `instance` must be created and outlive the viewport. Asks for 4× MSAA when the device offers
+  /// it and for an sRGB swapchain (linear shading, correct blending), and keeps GPU resources while
+  /// the window is hidden.
+  explicit VulkanViewport(QVulkanInstance* instance);
+  ~VulkanViewport() override;
+
+  QVulkanWindowRenderer* createRenderer() override;
+
+  /// Publishes the snapshot to draw from now on (latest wins). Thread-safe: a simulation worker may
+  /// call it while the GUI thread renders; the viewport keeps the frame alive while drawing it.
+  void SetFrame(std::shared_ptr<const VisualFrame> frame);
+  /// The newest snapshot (never null: an empty frame before the first SetFrame). Thread-safe.
+  std::shared_ptr<const VisualFrame> LatestFrame() const;
+
+  /// Scene title shown in the overlay.
+  void SetSceneName(const QString& name);
+  /// Makes `camera` the home view (what F and View > Reset Camera return to) and moves there.
+  void SetHomeCamera(const OrbitCamera& camera);
+  /// Moves the camera back to the home view.
+  void ResetCamera();
+  const OrbitCamera& camera() const { return camera_.camera(); }
+
+  void SetOverlayVisible(bool visible) { overlay_visible_ = visible; }
+  bool overlay_visible() const { return overlay_visible_; }
+
+  /// Frames recorded and handed to the swapchain since the viewport was created.
+  std::uint64_t frames_rendered() const { return frames_rendered_; }
+  /// Averaged frame rate [1/s] and frame interval [ms].
+  double fps() const { return frame_rate_.fps(); }
+  double frame_ms() const { return frame_rate_.frame_ms(); }
+  /// Physical device name once the device exists, else empty.
+  QString device_name() const { return device_name_; }
+  /// The last rendering error (empty when none).
+  QString render_error() const { return render_error_; }
+
+ signals:
+  /// The Vulkan device is up; `device_name` as reported by the driver.
+  void DeviceReady(const QString& device_name);
+  /// A frame was handed to the swapchain; `count` frames so far. Connect queued when the slot
+  /// grabs the window (QVulkanWindow::grab() cannot run inside a frame).
+  void FrameRendered(quint64 count);
+  /// Creating or using the renderer failed; the viewport keeps clearing to the sky colour.
+  void RenderError(const QString& message);
+
+ protected:
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void keyReleaseEvent(QKeyEvent* event) override;
+  void focusOutEvent(QFocusEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  friend class ViewportRenderer;
+
+  // called by the renderer on the GUI thread
+  void OnDeviceReady(const QString& device_name);
+  void OnFrameRendered();
+  void OnRenderError(const QString& message);
+  StatsOverlayInfo MakeStatsInfo(const VisualFrame& frame) const;
+  void UpdateCursor();
+
+  mutable std::mutex frame_mutex_;  // guards latest_frame_ only
+  std::shared_ptr<const VisualFrame> latest_frame_;
+
+  CameraController camera_;
+  QString scene_name_;
+  bool overlay_visible_ = true;
+
+  ImGuiQtInput imgui_input_;
+  FrameRateMeter frame_rate_;
+  std::uint64_t frames_rendered_ = 0;
+  QString device_name_;
+  QString render_error_;
+};
+
+}  // namespace sim::ui
