@@ -10,6 +10,8 @@
 #include <backends/imgui_impl_vulkan.h>
 #include <imgui.h>
 
+#include "render/vk/vk_resources.h"
+
 namespace sim::render {
 
 namespace {
@@ -86,52 +88,12 @@ struct OverlayRenderer::Impl {
 
 
 void OverlayRenderer::Impl::UploadFonts() {
-  VkDevice device = context.device;
-  VkCommandPool pool = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
-  // release the temporaries whether or not the upload succeeds
-  struct Cleanup {
-    VkDevice device;
-    VkCommandPool* pool;
-    VkFence* fence;
-    ~Cleanup() {
-      if (*fence != VK_NULL_HANDLE) vkDestroyFence(device, *fence, nullptr);
-      if (*pool != VK_NULL_HANDLE) vkDestroyCommandPool(device, *pool, nullptr);
-    }
-  } cleanup{device, &pool, &fence};
-
-  // one-shot command buffer on the host's graphics queue
-  VkCommandPoolCreateInfo pool_info{};
-  pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool_info.queueFamilyIndex = context.queue_family;
-  SIM_VK_CHECK(vkCreateCommandPool(device, &pool_info, nullptr, &pool));
-  VkCommandBufferAllocateInfo alloc_info{};
-  alloc_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  alloc_info.commandPool = pool;
-  alloc_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  alloc_info.commandBufferCount = 1;
-  VkCommandBuffer cmd = VK_NULL_HANDLE;
-  SIM_VK_CHECK(vkAllocateCommandBuffers(device, &alloc_info, &cmd));
-  VkFenceCreateInfo fence_info{};
-  fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  SIM_VK_CHECK(vkCreateFence(device, &fence_info, nullptr, &fence));
-
   // record the atlas upload, submit, and wait so the staging buffer can go right away
-  VkCommandBufferBeginInfo begin_info{};
-  begin_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin_info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  SIM_VK_CHECK(vkBeginCommandBuffer(cmd, &begin_info));
-  if (!ImGui_ImplVulkan_CreateFontsTexture(cmd)) {
-    throw DeviceError("Dear ImGui: could not create the font texture");
-  }
-  SIM_VK_CHECK(vkEndCommandBuffer(cmd));
-  VkSubmitInfo submit{};
-  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd;
-  SIM_VK_CHECK(vkQueueSubmit(context.queue, 1, &submit, fence));
-  SIM_VK_CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX));
+  RunOneTimeCommands(context.device, context.queue, context.queue_family, [](VkCommandBuffer cmd) {
+    if (!ImGui_ImplVulkan_CreateFontsTexture(cmd)) {
+      throw DeviceError("Dear ImGui: could not create the font texture");
+    }
+  });
   ImGui_ImplVulkan_DestroyFontUploadObjects();
 }
 

@@ -1,40 +1,22 @@
 // `contact-sim check` and `contact-sim scenes` as a user runs them: exit codes and located
 // messages.
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/support/run_command.h"
+
 namespace {
 
+using sim::test_support::CommandResult;
+using sim::test_support::RunCommand;
 using ::testing::HasSubstr;
-
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
 
 CommandResult RunContactSim(const std::string& args) {
   const std::string log = std::string(SIM_BINARY_DIR) + "/tests/cli_io_test_" +
-                          std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                          ".log";
-  const std::string command =
-      std::string(SIM_BINARY_DIR) + "/bin/contact-sim " + args + " > " + log + " 2>&1";
-  const int status = std::system(command.c_str());
-  CommandResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream file(log);
-  std::stringstream text;
-  text << file.rdbuf();
-  result.output = text.str();
-  std::remove(log.c_str());
-  return result;
+                          ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".log";
+  return RunCommand(std::string(SIM_BINARY_DIR) + "/bin/contact-sim " + args, log);
 }
 
 

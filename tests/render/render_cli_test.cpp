@@ -2,14 +2,11 @@
 // then checks the picture against the scene's own camera math: every shape's centre shows that
 // shape's colour and not the sky, and the open ground differs from the sky. Skips without a Vulkan
 // driver.
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -19,6 +16,7 @@
 #include "engine/visual/visual_frame.h"
 #include "render/png_io.h"
 #include "tests/render/image_checks.h"
+#include "tests/support/run_command.h"
 
 namespace sim::render {
 namespace {
@@ -27,6 +25,8 @@ using image_checks::ColorDistance;
 using image_checks::PixelAt;
 using image_checks::PixelStdDev;
 using image_checks::Rgb;
+using sim::test_support::CommandResult;
+using sim::test_support::RunCommand;
 
 constexpr int kWidth = 640;
 constexpr int kHeight = 400;
@@ -34,25 +34,6 @@ constexpr int kHeight = 400;
 constexpr int kClearlyDifferent = 40;
 constexpr int kGroundDifferent = 20;
 constexpr double kMinStdDev = 8.0;
-
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-
-CommandResult RunCommand(const std::string& command, const std::string& log) {
-  const int status = std::system((command + " > " + log + " 2>&1").c_str());
-  CommandResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream file(log);
-  std::stringstream text;
-  text << file.rdbuf();
-  result.output = text.str();
-  std::remove(log.c_str());
-  return result;
-}
-
 
 // radius of a sphere around the shape's centre that contains the shape [m]
 double BoundingRadius(const VisualShape& shape) {

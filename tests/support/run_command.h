@@ -1,0 +1,35 @@
+// Runs a shell command as a user would (std::system) and captures its exit code and output, for
+// the tests that drive contact-sim and contact-studio as whole programs.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace sim::test_support {
+
+struct CommandResult {
+  int exit_code = -1;  ///< the process's exit status; -1 if it died from a signal
+  std::string output;  ///< stdout and stderr together
+};
+
+
+/// Runs `command` with stdout and stderr redirected to `log` (a file path unique to the caller),
+/// reads the log back and removes it.
+inline CommandResult RunCommand(const std::string& command, const std::string& log) {
+  const int status = std::system((command + " > " + log + " 2>&1").c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream file(log);
+  std::stringstream text;
+  text << file.rdbuf();
+  result.output = text.str();
+  std::remove(log.c_str());
+  return result;
+}
+
+}  // namespace sim::test_support
