@@ -26,6 +26,7 @@
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 #include "render/png_io.h"
+#include "tests/support/run_command.h"
 
 namespace sim {
 namespace {
@@ -154,7 +155,10 @@ double DistanceToSegment(const Vec3& p, const Vec3& a, const Vec3& b) {
 
 
 TEST(StudioSmokeTest, ScreenshotShowsEverySceneObject) {
-  if (!HaveXvfbRun()) GTEST_SKIP() << "xvfb-run is not installed";
+  if (!HaveXvfbRun()) {
+    if (sim::test_support::RequiredInCi()) FAIL() << "xvfb-run is not installed";
+    GTEST_SKIP() << "xvfb-run is not installed";
+  }
   const fs::path scratch = ScratchDir();
   const fs::path png = scratch / "studio.png";
   const RunResult run = RunCommand(XvfbRun("", Quote(kDefaultScene) + " --frames 60 --screenshot " +
@@ -275,7 +279,10 @@ TEST(StudioSmokeTest, ScreenshotShowsEverySceneObject) {
 
 
 TEST(StudioSmokeTest, BrokenSceneExitsOneWithLocatedDiagnostics) {
-  if (!HaveXvfbRun()) GTEST_SKIP() << "xvfb-run is not installed";
+  if (!HaveXvfbRun()) {
+    if (sim::test_support::RequiredInCi()) FAIL() << "xvfb-run is not installed";
+    GTEST_SKIP() << "xvfb-run is not installed";
+  }
   const fs::path scratch = ScratchDir();
   const fs::path broken = scratch / "broken.json";
   // a missing comma after "box" on line 4
@@ -319,7 +326,10 @@ TEST(StudioSmokeTest, NoDisplayIsExplained) {
 
 
 TEST(StudioSmokeTest, MissingVulkanDriverIsExplained) {
-  if (!HaveXvfbRun()) GTEST_SKIP() << "xvfb-run is not installed";
+  if (!HaveXvfbRun()) {
+    if (sim::test_support::RequiredInCi()) FAIL() << "xvfb-run is not installed";
+    GTEST_SKIP() << "xvfb-run is not installed";
+  }
   const fs::path scratch = ScratchDir();
   // point the loader at a driver manifest that does not exist: no ICD, no device
   const RunResult run = RunCommand(XvfbRun("VK_ICD_FILENAMES=/nonexistent/icd.json "

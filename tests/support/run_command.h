@@ -33,3 +33,16 @@ inline CommandResult RunCommand(const std::string& command, const std::string& l
 }
 
 }  // namespace sim::test_support
+
+namespace sim::test_support {
+
+/// True under CI (CI set and not "false"/"0"): there setup.sh installs Xvfb and Mesa lavapipe, so a
+/// test that would skip for want of them must fail instead of hiding a broken setup.
+inline bool RequiredInCi() {
+  const char* ci = std::getenv("CI");
+  if (ci == nullptr) return false;
+  const std::string value(ci);
+  return !value.empty() && value != "false" && value != "0";
+}
+
+}  // namespace sim::test_support
