@@ -44,19 +44,8 @@ bool IsBgra(VkFormat format) {
 }
 
 
-bool IsSrgb(VkFormat format) {
-  return format == VK_FORMAT_R8G8B8A8_SRGB || format == VK_FORMAT_B8G8R8A8_SRGB;
-}
-
-
 bool HasStencil(VkFormat format) {
   return format == VK_FORMAT_D32_SFLOAT_S8_UINT || format == VK_FORMAT_D24_UNORM_S8_UINT;
-}
-
-
-float EncodeSrgb(float linear) {
-  linear = std::clamp(linear, 0.0f, 1.0f);
-  return linear <= 0.0031308f ? 12.92f * linear : 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
 }
 
 
@@ -596,12 +585,8 @@ Image OffscreenRenderer::Render(const VisualFrame& frame, const OrbitCamera& cam
   r.scene->RecordShadowPass(r.cmd, 0);
 
   // clear to the horizon colour, stored as-is by UNORM targets, hence encoded by hand there
-  std::array<float, 4> sky = ClearColor();
-  if (!IsSrgb(r.color_format)) {
-    for (int c = 0; c < 3; ++c) sky[c] = EncodeSrgb(sky[c]);
-  }
   std::array<VkClearValue, 2> clears{};
-  std::copy(sky.begin(), sky.end(), clears[0].color.float32);
+  clears[0].color = SkyClearValue(r.color_format);
   clears[1].depthStencil = {1.0f, 0};
   VkRenderPassBeginInfo pass_info{};
   pass_info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;

@@ -10,6 +10,7 @@
 #include <backends/imgui_impl_vulkan.h>
 #include <imgui.h>
 
+#include "render/vk/color_format.h"
 #include "render/vk/vk_resources.h"
 
 namespace sim::render {
@@ -24,22 +25,6 @@ constexpr std::uint32_t kDescriptorSets = 16;
 // as VK_SUBOPTIMAL_KHR are not failures)
 void CheckBackendResult(VkResult result) {
   if (result < 0) ThrowVkError(result, "Dear ImGui Vulkan backend", __FILE__, __LINE__);
-}
-
-
-bool IsSrgbFormat(VkFormat format) {
-  switch (format) {
-    case VK_FORMAT_R8_SRGB:
-    case VK_FORMAT_R8G8_SRGB:
-    case VK_FORMAT_R8G8B8_SRGB:
-    case VK_FORMAT_B8G8R8_SRGB:
-    case VK_FORMAT_R8G8B8A8_SRGB:
-    case VK_FORMAT_B8G8R8A8_SRGB:
-    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
-      return true;
-    default:
-      return false;
-  }
 }
 
 
@@ -80,7 +65,8 @@ struct OverlayRenderer::Impl {
   ImGuiContext* imgui = nullptr;
   VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
   bool backend_initialized = false;
-  bool srgb_target = false;
+  bool linearize_colors =
+      false;  // target stores linear colour: ImGui's sRGB colours must be decoded
 
   void UploadFonts();
   void Destroy();
@@ -116,7 +102,7 @@ OverlayRenderer::OverlayRenderer(const DeviceContext& context, ImGuiContext* img
   if (imgui == nullptr) throw DeviceError("OverlayRenderer: no ImGui context given");
   impl_->context = context;
   impl_->imgui = imgui;
-  impl_->srgb_target = IsSrgbFormat(context.color_format);
+  impl_->linearize_colors = !NeedsShaderSrgbEncoding(context.color_format);
   ImGui::SetCurrentContext(imgui);
   try {
     // descriptor pool owned by us, used by the backend for the font atlas
@@ -169,7 +155,7 @@ void OverlayRenderer::NewFrame() {
 void OverlayRenderer::Record(ImDrawData* draw_data, VkCommandBuffer cmd) {
   if (draw_data == nullptr || !draw_data->Valid) return;
   ImGui::SetCurrentContext(impl_->imgui);
-  if (impl_->srgb_target) LinearizeVertexColors(draw_data);
+  if (impl_->linearize_colors) LinearizeVertexColors(draw_data);
   ImGui_ImplVulkan_RenderDrawData(draw_data, cmd);
 }
 

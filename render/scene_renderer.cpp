@@ -20,6 +20,7 @@
 
 #include "render/meshes.h"
 #include "render/shadow_map.h"
+#include "render/vk/color_format.h"
 #include "render/vk/vk_pipeline.h"
 #include "render/vk/vk_resources.h"
 
@@ -133,25 +134,6 @@ int MeshKindOf(ShapeType type) {
 }
 
 
-// true when the shaders must encode sRGB themselves: 8/10-bit UNORM attachments. *_SRGB formats
-// encode in hardware, and float formats take linear values.
-bool ShaderEncodesSrgb(VkFormat format) {
-  switch (format) {
-    case VK_FORMAT_R8G8B8A8_SRGB:
-    case VK_FORMAT_B8G8R8A8_SRGB:
-    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
-    case VK_FORMAT_R8G8B8_SRGB:
-    case VK_FORMAT_B8G8R8_SRGB:
-    case VK_FORMAT_R16G16B16A16_SFLOAT:
-    case VK_FORMAT_B10G11R11_UFLOAT_PACK32:
-    case VK_FORMAT_R32G32B32A32_SFLOAT:
-      return false;
-    default:
-      return true;
-  }
-}
-
-
 // a shape is drawn only when its transform, size and colour are finite
 bool IsDrawable(const VisualShape& shape) {
   const auto finite = [](const auto& values) {
@@ -213,6 +195,17 @@ float BoundingRadius(const VisualShape& shape) {
 
 
 std::array<float, 4> ClearColor() { return kSkyHorizon; }
+
+
+VkClearColorValue SkyClearValue(VkFormat color_format) {
+  // a clear is stored as given, so it follows the shaders' encoding rule
+  const bool encode = NeedsShaderSrgbEncoding(color_format);
+  VkClearColorValue value{};
+  for (int c = 0; c < 3; ++c)
+    value.float32[c] = encode ? EncodeSrgb(kSkyHorizon[c]) : kSkyHorizon[c];
+  value.float32[3] = kSkyHorizon[3];
+  return value;
+}
 
 
 struct SceneRenderer::Impl {
@@ -377,7 +370,7 @@ void SceneRenderer::Impl::CreatePipelines() {
   SIM_VK_CHECK(vkCreatePipelineLayout(context.device, &layout_info, nullptr, &layout));
 
   // specialization constant 0 of every fragment shader: encode sRGB in the shader
-  const VkBool32 encode_srgb = ShaderEncodesSrgb(context.color_format) ? VK_TRUE : VK_FALSE;
+  const VkBool32 encode_srgb = NeedsShaderSrgbEncoding(context.color_format) ? VK_TRUE : VK_FALSE;
   const VkSpecializationMapEntry encode_entry{0, 0, sizeof(VkBool32)};
   VkSpecializationInfo specialization{};
   specialization.mapEntryCount = 1;

@@ -32,8 +32,11 @@ struct DeviceContext {
   std::uint32_t frames_in_flight = 2;  ///< number of per-frame slots to keep
 };
 
-/// Sky colour at the horizon; hosts clear the colour attachment with it (linear RGBA).
+/// Sky colour at the horizon (linear RGBA).
 std::array<float, 4> ClearColor();
+/// The value hosts clear a colour attachment of `color_format` with: the horizon colour, encoded
+/// the way the shaders encode for that format (see DeviceContext::color_format).
+VkClearColorValue SkyClearValue(VkFormat color_format);
 
 class SceneRenderer {
  public:

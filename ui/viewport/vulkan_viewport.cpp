@@ -3,7 +3,6 @@
 #include "ui/viewport/vulkan_viewport.h"
 
 #include <array>
-#include <cmath>
 #include <exception>
 #include <utility>
 
@@ -22,23 +21,6 @@
 
 namespace sim::ui {
 
-namespace {
-
-bool IsSrgb(VkFormat format) {
-  return format == VK_FORMAT_B8G8R8A8_SRGB || format == VK_FORMAT_R8G8B8A8_SRGB ||
-         format == VK_FORMAT_A8B8G8R8_SRGB_PACK32;
-}
-
-
-// linear -> sRGB transfer (IEC 61966-2-1), for clear colours written into a UNORM target
-float EncodeSrgb(float linear) {
-  if (linear <= 0.0031308f) return 12.92f * linear;
-  return 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
-}
-
-}  // namespace
-
-
 // Per-device renderer: owns the scene and overlay renderers for the lifetime of the VkDevice.
 class ViewportRenderer : public QVulkanWindowRenderer {
  public:
@@ -49,8 +31,6 @@ class ViewportRenderer : public QVulkanWindowRenderer {
   void startNextFrame() override;
 
  private:
-  VkClearColorValue SkyClearValue() const;
-
   VulkanViewport* window_;
   std::unique_ptr<render::SceneRenderer> scene_;
   std::unique_ptr<render::OverlayRenderer> overlay_;
@@ -101,17 +81,6 @@ void ViewportRenderer::releaseResources() {
 }
 
 
-VkClearColorValue ViewportRenderer::SkyClearValue() const {
-  const std::array<float, 4> sky = render::ClearColor();
-  VkClearColorValue value{};
-  // an sRGB target encodes on store; a UNORM one stores what we give, so encode here
-  const bool encode = !IsSrgb(color_format_);
-  for (int i = 0; i < 3; ++i) value.float32[i] = encode ? EncodeSrgb(sky[i]) : sky[i];
-  value.float32[3] = 1.0f;
-  return value;
-}
-
-
 void ViewportRenderer::startNextFrame() {
   VulkanViewport& window = *window_;
   const QSize image_size = window.swapChainImageSize();
@@ -154,7 +123,7 @@ void ViewportRenderer::startNextFrame() {
   }
 
   // default render pass: with MSAA, attachment 0 is the resolve target, 1 depth, 2 the MSAA colour
-  const VkClearColorValue sky = SkyClearValue();
+  const VkClearColorValue sky = render::SkyClearValue(color_format_);
   std::array<VkClearValue, 3> clear_values{};
   clear_values[0].color = sky;
   clear_values[1].depthStencil = {1.0f, 0};
