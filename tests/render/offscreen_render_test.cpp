@@ -116,10 +116,7 @@ std::pair<double, int> ImageDifference(const Image& a, const Image& b) {
 TEST(OffscreenRender, ShowsGroundBoxAndSphereWhereTheCameraProjectsThem) {
   std::string skip;
   auto renderer = MakeRenderer(kWidth, kHeight, 4, false, &skip);
-  if (!renderer) {
-    if (sim::test_support::RequiredInCi()) FAIL() << skip;
-    GTEST_SKIP() << skip;
-  }
+  if (!renderer) SIM_SKIP_OR_FAIL_IN_CI(skip);
   EXPECT_FALSE(renderer->device_name().empty());
   const OrbitCamera camera;
   const Image image = renderer->Render(GroundBoxAndSphere(), camera);
@@ -148,10 +145,7 @@ TEST(OffscreenRender, ShowsGroundBoxAndSphereWhereTheCameraProjectsThem) {
 TEST(OffscreenRender, EmptyFrameIsOnlySky) {
   std::string skip;
   auto renderer = MakeRenderer(kWidth, kHeight, 4, false, &skip);
-  if (!renderer) {
-    if (sim::test_support::RequiredInCi()) FAIL() << skip;
-    GTEST_SKIP() << skip;
-  }
+  if (!renderer) SIM_SKIP_OR_FAIL_IN_CI(skip);
   const OrbitCamera camera;
   const Image image = renderer->Render(VisualFrame{}, camera);
 
@@ -168,10 +162,7 @@ TEST(OffscreenRender, EmptyFrameIsOnlySky) {
 TEST(OffscreenRender, SkyBrightensTowardsTheHorizon) {
   std::string skip;
   auto renderer = MakeRenderer(kWidth, kHeight, 1, false, &skip);
-  if (!renderer) {
-    if (sim::test_support::RequiredInCi()) FAIL() << skip;
-    GTEST_SKIP() << skip;
-  }
+  if (!renderer) SIM_SKIP_OR_FAIL_IN_CI(skip);
   // looking up at 30 degrees: zenith side at the top of the picture, horizon at the bottom
   OrbitCamera camera;
   camera.pitch_deg = -30;
@@ -186,10 +177,7 @@ TEST(OffscreenRender, SkyBrightensTowardsTheHorizon) {
 TEST(OffscreenRender, HardwareAndShaderSrgbEncodingAgree) {
   std::string skip;
   auto hardware = MakeRenderer(kWidth, kHeight, 1, false, &skip);
-  if (!hardware) {
-    if (sim::test_support::RequiredInCi()) FAIL() << skip;
-    GTEST_SKIP() << skip;
-  }
+  if (!hardware) SIM_SKIP_OR_FAIL_IN_CI(skip);
   auto shader = MakeRenderer(kWidth, kHeight, 1, true, &skip);
   ASSERT_NE(shader, nullptr);
   const OrbitCamera camera;
@@ -204,10 +192,7 @@ TEST(OffscreenRender, HardwareAndShaderSrgbEncodingAgree) {
 TEST(OffscreenRender, MultisamplingChangesEdgesOnly) {
   std::string skip;
   auto single = MakeRenderer(kWidth, kHeight, 1, false, &skip);
-  if (!single) {
-    if (sim::test_support::RequiredInCi()) FAIL() << skip;
-    GTEST_SKIP() << skip;
-  }
+  if (!single) SIM_SKIP_OR_FAIL_IN_CI(skip);
   auto multi = MakeRenderer(kWidth, kHeight, 8, false, &skip);
   ASSERT_NE(multi, nullptr);
   const OrbitCamera camera;
@@ -220,10 +205,7 @@ TEST(OffscreenRender, MultisamplingChangesEdgesOnly) {
 TEST(OffscreenRender, CapsuleAndCylinderFollowTheirLocalZAxis) {
   std::string skip;
   auto renderer = MakeRenderer(kWidth, kHeight, 4, false, &skip);
-  if (!renderer) {
-    if (sim::test_support::RequiredInCi()) FAIL() << skip;
-    GTEST_SKIP() << skip;
-  }
+  if (!renderer) SIM_SKIP_OR_FAIL_IN_CI(skip);
   const std::array<float, 4> red = {0.8f, 0.06f, 0.05f, 1};
   // a vertical capsule (r 0.15, half length 0.5) and a cylinder lying along world x
   const Eigen::Vector3f capsule_at(0.6f, -0.8f, 0.65f);
@@ -253,10 +235,7 @@ TEST(OffscreenRender, CapsuleAndCylinderFollowTheirLocalZAxis) {
 TEST(OffscreenRender, RepeatedRendersGrowTheInstanceBufferAndStayDeterministic) {
   std::string skip;
   auto renderer = MakeRenderer(kWidth, kHeight, 4, false, &skip);
-  if (!renderer) {
-    if (sim::test_support::RequiredInCi()) FAIL() << skip;
-    GTEST_SKIP() << skip;
-  }
+  if (!renderer) SIM_SKIP_OR_FAIL_IN_CI(skip);
   const OrbitCamera camera;
   const Image first = renderer->Render(GroundBoxAndSphere(), camera);
 
@@ -281,10 +260,7 @@ TEST(OffscreenRender, RepeatedRendersGrowTheInstanceBufferAndStayDeterministic) 
 TEST(OffscreenRender, SupportsYUpWorlds) {
   std::string skip;
   auto renderer = MakeRenderer(kWidth, kHeight, 4, false, &skip);
-  if (!renderer) {
-    if (sim::test_support::RequiredInCi()) FAIL() << skip;
-    GTEST_SKIP() << skip;
-  }
+  if (!renderer) SIM_SKIP_OR_FAIL_IN_CI(skip);
   // the z-up scene turned so that world y is up: plane normal +y, box resting on it
   const Eigen::Matrix3f z_to_y =
       Eigen::AngleAxisf(-0.5f * std::numbers::pi_v<float>, Eigen::Vector3f::UnitX()).matrix();
@@ -313,10 +289,7 @@ TEST(OffscreenRender, SupportsYUpWorlds) {
 TEST(OffscreenRender, SkipsShapesWithNonFiniteData) {
   std::string skip;
   auto renderer = MakeRenderer(kWidth, kHeight, 1, false, &skip);
-  if (!renderer) {
-    if (sim::test_support::RequiredInCi()) FAIL() << skip;
-    GTEST_SKIP() << skip;
-  }
+  if (!renderer) SIM_SKIP_OR_FAIL_IN_CI(skip);
   VisualFrame frame;
   frame.shapes.push_back(
       MakeShape(ShapeType::kBox, {0.3f, 0.3f, 0.3f}, kBoxCenter, {0.8f, 0.06f, 0.05f, 1}));

@@ -46,3 +46,11 @@ inline bool RequiredInCi() {
 }
 
 }  // namespace sim::test_support
+
+/// Skips the current test with `reason`, or fails it under CI (see RequiredInCi). Use in the test
+/// body: `if (!renderer) SIM_SKIP_OR_FAIL_IN_CI(reason);`
+#define SIM_SKIP_OR_FAIL_IN_CI(reason)                                 \
+  do {                                                                 \
+    if (::sim::test_support::RequiredInCi()) GTEST_FAIL() << (reason); \
+    GTEST_SKIP() << (reason);                                          \
+  } while (0)
