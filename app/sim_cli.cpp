@@ -18,7 +18,6 @@
 #include "engine/visual/visual_frame.h"
 #include "render/offscreen_renderer.h"
 #include "render/png_io.h"
-#include "sim/cuda/device.h"
 
 namespace {
 
@@ -127,7 +126,7 @@ int main(int argc, char** argv) {
       "contact-sim: headless runs, comparisons, benchmarks, rendering and file checks "
       "for Contact Studio scenes"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "contact-sim 0.1.0");
+  app.set_version_flag("--version", "contact-sim " SIM_VERSION);
 
   // run / compare / bench: the flags of the stable contract, parsed now so scripts can be written
   std::string scene, solver = "nsn", backend = "cpu", report, trajectory, solvers, csv;
@@ -197,10 +196,7 @@ int main(int argc, char** argv) {
   if (*scenes) return RunScenes(argv[0], scenes_dir);
   if (*check) return RunCheck(check_files);
   if (*render) return RunRender(render_options);
-  if (*run) {
-    if (backend == "cuda") sim::cuda::SelectBackend(true);
-    return NotAvailableYet("run", "the engine solver lands with the engine-core issue");
-  }
+  if (*run) return NotAvailableYet("run", "the engine solver lands with the engine-core issue");
   if (*compare)
     return NotAvailableYet("compare", "the engine solvers land with the engine-core issue");
   if (*bench) return NotAvailableYet("bench", "benchmarks need the engine solvers");
