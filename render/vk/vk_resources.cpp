@@ -25,6 +25,25 @@ std::uint32_t FindMemoryType(VkPhysicalDevice physical_device, std::uint32_t typ
 }
 
 
+namespace {
+
+// one dedicated allocation satisfying `requirements` in memory with `properties`
+VkDeviceMemory AllocateMemory(VkPhysicalDevice physical_device, VkDevice device,
+                              const VkMemoryRequirements& requirements,
+                              VkMemoryPropertyFlags properties) {
+  VkMemoryAllocateInfo allocate_info{};
+  allocate_info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  allocate_info.allocationSize = requirements.size;
+  allocate_info.memoryTypeIndex =
+      FindMemoryType(physical_device, requirements.memoryTypeBits, properties);
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  SIM_VK_CHECK(vkAllocateMemory(device, &allocate_info, nullptr, &memory));
+  return memory;
+}
+
+}  // namespace
+
+
 Buffer::Buffer(VkPhysicalDevice physical_device, VkDevice device, VkDeviceSize size,
                VkBufferUsageFlags usage, VkMemoryPropertyFlags properties)
     : device_(device), size_(size) {
@@ -39,12 +58,7 @@ Buffer::Buffer(VkPhysicalDevice physical_device, VkDevice device, VkDeviceSize s
   try {
     VkMemoryRequirements requirements;
     vkGetBufferMemoryRequirements(device, buffer_, &requirements);
-    VkMemoryAllocateInfo allocate_info{};
-    allocate_info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-    allocate_info.allocationSize = requirements.size;
-    allocate_info.memoryTypeIndex =
-        FindMemoryType(physical_device, requirements.memoryTypeBits, properties);
-    SIM_VK_CHECK(vkAllocateMemory(device, &allocate_info, nullptr, &memory_));
+    memory_ = AllocateMemory(physical_device, device, requirements, properties);
     SIM_VK_CHECK(vkBindBufferMemory(device, buffer_, memory_, 0));
     if (properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
       SIM_VK_CHECK(vkMapMemory(device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
@@ -104,12 +118,8 @@ DeviceImage::DeviceImage(VkPhysicalDevice physical_device, VkDevice device, VkEx
   try {
     VkMemoryRequirements requirements;
     vkGetImageMemoryRequirements(device, image_, &requirements);
-    VkMemoryAllocateInfo allocate_info{};
-    allocate_info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-    allocate_info.allocationSize = requirements.size;
-    allocate_info.memoryTypeIndex = FindMemoryType(physical_device, requirements.memoryTypeBits,
-                                                   VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    SIM_VK_CHECK(vkAllocateMemory(device, &allocate_info, nullptr, &memory_));
+    memory_ =
+        AllocateMemory(physical_device, device, requirements, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     SIM_VK_CHECK(vkBindImageMemory(device, image_, memory_, 0));
 
     VkImageViewCreateInfo view_info{};
