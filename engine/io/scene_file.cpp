@@ -170,16 +170,16 @@ void ReadOptions(SceneReader& reader, const JsonValue& root, Model* model) {
   if (const JsonValue* solver = root.Find("solver")) {
     if (reader.ExpectType(*solver, JsonValue::Type::kObject, "'solver'")) {
       reader.CheckKeys(*solver, {"name", "dt"}, "'solver'");
-      reader.ReadString(*solver, "name", &model->options.solver, "solver");
+      reader.ReadString(*solver, "name", &model->options.solver.name, "solver");
       static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
                                                      "add", "pbti", "lcp"};
-      if (!kSolvers.contains(model->options.solver)) {
-        reader.Error(*solver->Find("name"), "unknown solver '" + model->options.solver +
+      if (!kSolvers.contains(model->options.solver.name)) {
+        reader.Error(*solver->Find("name"), "unknown solver '" + model->options.solver.name +
                                                 "' (expected one of: nsn, pgs, primal, dual, "
                                                 "add, pbti, lcp)");
       }
       // a time step beyond 0.1 s is never meant for contact-rich simulation
-      reader.ReadNumber(*solver, "dt", &model->options.dt, 1e-6, 0.1, "solver");
+      reader.ReadNumber(*solver, "dt", &model->options.solver.dt, 1e-6, 0.1, "solver");
     }
   }
 

@@ -4,6 +4,100 @@
 
 namespace sim {
 
+namespace {
+
+template <typename Names>
+int IndexOf(const Names& names, const std::string& name) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+}  // namespace
+
+
+const char* LinearSolverName(LinearSolverKind kind) {
+  switch (kind) {
+    case LinearSolverKind::kPcr:
+      return "pcr";
+    case LinearSolverKind::kPcg:
+      return "pcg";
+    case LinearSolverKind::kJacobi:
+      return "jacobi";
+    case LinearSolverKind::kGaussSeidel:
+      return "gs";
+    case LinearSolverKind::kDirect:
+      return "direct";
+  }
+  return "pcr";
+}
+
+
+const char* NcpFunctionName(NcpFunction ncp) { return ncp == NcpFunction::kMinMap ? "min" : "fb"; }
+
+
+const char* ScalingName(ComplementarityScaling r) {
+  switch (r) {
+    case ComplementarityScaling::kEffectiveMass:
+      return "effective_mass";
+    case ComplementarityScaling::kIdentity:
+      return "identity";
+    case ComplementarityScaling::kTimeStepSquared:
+      return "dt2";
+  }
+  return "effective_mass";
+}
+
+
+const char* JointTypeName(JointType type) {
+  switch (type) {
+    case JointType::kNone:
+      return "none";
+    case JointType::kFixed:
+      return "fixed";
+    case JointType::kRevolute:
+      return "revolute";
+    case JointType::kContinuous:
+      return "continuous";
+    case JointType::kPrismatic:
+      return "prismatic";
+    case JointType::kBall:
+      return "ball";
+  }
+  return "none";
+}
+
+
+int JointFreedoms(JointType type) {
+  switch (type) {
+    case JointType::kRevolute:
+    case JointType::kContinuous:
+    case JointType::kPrismatic:
+      return 1;
+    case JointType::kBall:
+      return 3;
+    case JointType::kFixed:
+    case JointType::kNone:
+      return 0;
+  }
+  return 0;
+}
+
+
+int Model::FindBody(const std::string& name) const { return IndexOf(body_name, name); }
+int Model::FindParticle(const std::string& name) const { return IndexOf(particle_name, name); }
+int Model::FindJoint(const std::string& name) const { return IndexOf(joint_name, name); }
+
+
+int Model::FindMaterial(const std::string& name) const {
+  for (std::size_t i = 0; i < materials.size(); ++i) {
+    if (materials[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+
 const char* ShapeTypeName(ShapeType type) {
   switch (type) {
     case ShapeType::kNone:

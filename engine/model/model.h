@@ -37,12 +37,61 @@ struct Material {
   std::array<float, 3> color = {0.7f, 0.7f, 0.7f};  ///< linear RGB in [0, 1]
 };
 
+/// Inner linear solver of each Newton iteration (digest nsn-and-friction.md §9).
+enum class LinearSolverKind { kPcr = 0, kPcg, kJacobi, kGaussSeidel, kDirect };
+
+/// NCP function of the unilateral rows (digest §4.1-4.3).
+enum class NcpFunction { kFischerBurmeister = 0, kMinMap };
+
+/// Complementarity preconditioner r (digest §7): r = 1, r = Δt², or r = Δt²·[J M̃⁻¹ Jᵀ]_ii.
+enum class ComplementarityScaling { kEffectiveMass = 0, kIdentity, kTimeStepSquared };
+
+const char* LinearSolverName(LinearSolverKind kind);  ///< "pcr", "pcg", "jacobi", "gs", "direct"
+const char* NcpFunctionName(NcpFunction ncp);         ///< "fb", "min"
+const char* ScalingName(ComplementarityScaling r);    ///< "effective_mass", "identity", "dt2"
+
+/// Solver settings of a scene. Defaults are those of digest nsn-and-friction.md §13 except
+/// where noted; every field can be overridden with `contact-sim run --set solver.<field>=...`.
+struct SolverSettings {
+  std::string name = "nsn";    ///< solver name (architecture §3)
+  Real dt = 1.0 / 120.0;       ///< time step [s]; §13 uses 0.0083 s (two steps per 60 Hz frame)
+  int newton_iterations = 6;   ///< outer iterations per step (§13: 4-8)
+  int linear_iterations = 20;  ///< inner iterations per Newton iteration (§13: 10-80)
+  LinearSolverKind linear_solver = LinearSolverKind::kPcr;
+  NcpFunction ncp = NcpFunction::kFischerBurmeister;
+  ComplementarityScaling preconditioner = ComplementarityScaling::kEffectiveMass;
+  Real damping = 0.75;              ///< constant Newton step fraction α_damp (§8) [-]
+  bool line_search = false;         ///< back-tracking on the residual norm instead of α_damp (§8)
+  Real regularization = 1e-6;       ///< ε identity shift of the Schur system (§6.7) [1/kg]
+  bool geometric_stiffness = true;  ///< diagonal secant estimate on particle DOFs (§10)
+  Real contact_margin = 0.01;       ///< contacts are created below this gap [m] (§13: unspecified)
+};
+
 /// Global simulation options of a scene.
 struct ModelOptions {
   Vec3 gravity = Vec3(0, 0, -9.81);  ///< [m/s²]
   Vec3 up = Vec3::UnitZ();           ///< world up axis (unit), for cameras and the ground grid
-  Real dt = 1.0 / 120.0;             ///< time step [s]
-  std::string solver = "nsn";        ///< solver name (see architecture §3)
+  SolverSettings solver;
+};
+
+enum class JointType { kNone = 0, kFixed, kRevolute, kContinuous, kPrismatic, kBall };
+
+/// Lower-case name used in scene files and URDF ("revolute", ...).
+const char* JointTypeName(JointType type);
+
+/// Number of motion degrees of freedom a joint leaves free (revolute 1, ball 3, fixed 0).
+int JointFreedoms(JointType type);
+
+/// Implicit PD drive on a revolute, continuous or prismatic joint: the force is
+/// f = −k (θ − θ*) − d (θ̇ − θ̇*), solved implicitly as a compliant row (see
+/// engine/solvers/nsn/constraint_rows.h). Units: θ in rad or m, k in N·m/rad or N/m, d in
+/// N·m·s/rad or N·s/m.
+struct JointDrive {
+  Real stiffness = 0;        ///< k; 0 with d > 0 is a velocity drive
+  Real damping = 0;          ///< d
+  Real target_position = 0;  ///< θ* (overridable per step by Control)
+  Real target_velocity = 0;  ///< θ̇*
+  bool enabled() const { return stiffness > 0 || damping > 0; }
 };
 
 /// Default viewpoint of a scene: an orbit camera around `target`.
@@ -75,8 +124,37 @@ struct Model {
   std::vector<int> shape_material;  ///< index into materials
   std::vector<std::array<float, 3>> shape_color;  ///< linear RGB [0, 1]
 
+  // free particles (3 DOF point masses; FEM nodes later); index = particle id
+  std::vector<std::string> particle_name;
+  std::vector<Real> particle_mass;    ///< [kg], > 0
+  std::vector<Real> particle_radius;  ///< contact radius [m]
+  std::vector<int> particle_material;
+
+  // joints between two bodies (maximal coordinates: each joint is a set of constraint rows);
+  // the joint frame J is fixed in both bodies and coincides with them when the joint is at 0
+  std::vector<std::string> joint_name;
+  std::vector<JointType> joint_type;
+  std::vector<int> joint_parent;  ///< body or kWorldBody
+  std::vector<int> joint_child;   ///< body (never kWorldBody)
+  std::vector<Pose> joint_X_PJ;   ///< joint frame in the parent body frame (world if kWorldBody)
+  std::vector<Pose> joint_X_CJ;   ///< joint frame in the child body frame
+  std::vector<Vec3> joint_axis;   ///< unit axis in the joint frame (revolute, prismatic)
+  std::vector<unsigned char> joint_limited;  ///< 1: lower/upper are unilateral limit rows
+  std::vector<Real> joint_lower;             ///< [rad] or [m]
+  std::vector<Real> joint_upper;             ///< [rad] or [m]
+  std::vector<Real> joint_compliance;        ///< compliance E of the locked rows [m/N]; 0 = rigid
+  std::vector<JointDrive> joint_drive;
+
   int body_count() const { return static_cast<int>(body_name.size()); }
   int shape_count() const { return static_cast<int>(shape_geometry.size()); }
+  int particle_count() const { return static_cast<int>(particle_mass.size()); }
+  int joint_count() const { return static_cast<int>(joint_type.size()); }
+
+  /// Index of the body, particle or joint with this name, or -1.
+  int FindBody(const std::string& name) const;
+  int FindParticle(const std::string& name) const;
+  int FindJoint(const std::string& name) const;
+  int FindMaterial(const std::string& name) const;
 };
 
 /// Volume of a closed shape [m³]; 0 for planes.

@@ -1,5 +1,5 @@
-// State: exactly what is needed to continue a simulation bit for bit (time, body poses and twists).
-// Copyable; only the simulation worker mutates it.
+// State: exactly what is needed to continue a simulation bit for bit (time, body poses and twists,
+// particle positions and velocities). Copyable; only the simulation worker mutates it.
 #pragma once
 
 #include <cstdint>
@@ -12,11 +12,23 @@ namespace sim {
 struct Model;
 
 struct State {
-  Real time = 0;                ///< simulated time [s]
-  std::uint64_t step = 0;       ///< number of steps taken
-  std::vector<Pose> body_X_WB;  ///< body frame (at the COM) in world
-  std::vector<Vec3> body_v_W;   ///< linear velocity of the COM, world frame [m/s]
-  std::vector<Vec3> body_w_W;   ///< angular velocity, world frame [rad/s]
+  Real time = 0;                   ///< simulated time [s]
+  std::uint64_t step = 0;          ///< number of steps taken
+  std::vector<Pose> body_X_WB;     ///< body frame (at the COM) in world
+  std::vector<Vec3> body_v_W;      ///< linear velocity of the COM, world frame [m/s]
+  std::vector<Vec3> body_w_W;      ///< angular velocity, world frame [rad/s]
+  std::vector<Vec3> particle_x_W;  ///< particle positions, world frame [m]
+  std::vector<Vec3> particle_v_W;  ///< particle velocities, world frame [m/s]
 };
+
+/// True when every number in the state is finite and every quaternion has a sane norm.
+bool IsFinite(const State& state);
+
+/// Sizes of the state match the model (bodies and particles).
+bool MatchesModel(const State& state, const Model& model);
+
+/// Kinetic plus gravitational potential energy of all bodies and particles [J] (reference
+/// height 0 along −gravity). Used for the energy-drift quality figure.
+Real MechanicalEnergy(const Model& model, const State& state);
 
 }  // namespace sim

@@ -1,0 +1,59 @@
+#include "engine/solvers/solver.h"
+
+#include "engine/model/model.h"
+#include "engine/solvers/nsn/nsn_solver.h"
+
+namespace sim {
+
+
+std::string StepStatusString(std::uint32_t status) {
+  if (status == kStepOk) return "ok";
+  static constexpr struct {
+    std::uint32_t bit;
+    const char* name;
+  } kNames[] = {{kStepMaxIterations, "max_iterations"},
+                {kStepLineSearchFailed, "line_search_failed"},
+                {kStepNonFinite, "non_finite"},
+                {kStepCapacityExceeded, "capacity_exceeded"},
+                {kStepUnsupportedPair, "unsupported_pair"}};
+  std::string text;
+  for (const auto& entry : kNames) {
+    if (status & entry.bit) text += (text.empty() ? "" : ",") + std::string(entry.name);
+  }
+  return text;
+}
+
+
+void StepReport::Reset() {
+  status = kStepOk;
+  collision_ms = assembly_ms = solve_ms = integrate_ms = total_ms = 0;
+  contact_count = active_contact_count = 0;
+  bilateral_rows = unilateral_rows = friction_rows = 0;
+  newton_iterations = linear_iterations = 0;
+  max_penetration = max_joint_error = final_residual = 0;
+  newton.clear();
+  linear_residuals.clear();
+  message.clear();
+}
+
+
+std::vector<std::string> AvailableSolvers() { return {"nsn"}; }
+
+
+Expected<std::unique_ptr<Solver>> MakeSolver(const std::string& name, const Model& model) {
+  if (name == "nsn") {
+    return Expected<std::unique_ptr<Solver>>(std::make_unique<SolverNsn>(model));
+  }
+  Diagnostics diagnostics;
+  std::string known;
+  for (const std::string& n : AvailableSolvers()) known += (known.empty() ? "" : ", ") + n;
+  const bool planned = name == "pgs" || name == "primal" || name == "dual" || name == "add" ||
+                       name == "pbti" || name == "lcp";
+  diagnostics.Error("solver", 0, "",
+                    "solver '" + name + "' " +
+                        (planned ? "is not available in this version" : "is unknown") +
+                        " (available: " + known + ")");
+  return diagnostics;
+}
+
+}  // namespace sim

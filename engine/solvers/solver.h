@@ -1,0 +1,116 @@
+// The solver interface and its per-step report. Every solver (architecture §3) reads the same
+// Model, State, Control and Contacts and fills one StepReport: convergence plots, benchmark
+// reports and tests all read this one structure.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/diagnostics.h"
+#include "engine/core/math.h"
+
+namespace sim {
+
+struct Model;
+struct State;
+struct Control;
+struct Contacts;
+
+/// Status bits of one step. kOk is the absence of every other bit.
+enum StepStatus : std::uint32_t {
+  kStepOk = 0,
+  /// The Newton loop used its whole iteration budget without reaching the tolerance. Usual and
+  /// harmless with the fixed budgets of the paper; raise solver.newton_iterations if the
+  /// quality figures suffer.
+  kStepMaxIterations = 1u << 0,
+  /// The back-tracking line search found no decrease; the damped step was taken instead.
+  kStepLineSearchFailed = 1u << 1,
+  /// The state (input or iterate) became non-finite; the step was rejected and the last good
+  /// state kept. Lower solver.dt or check the scene's masses and forces.
+  kStepNonFinite = 1u << 2,
+  /// More contacts than Contacts::capacity; the surplus was dropped. Raise the capacity.
+  kStepCapacityExceeded = 1u << 3,
+  /// A shape pair the collision stage cannot handle yet was skipped (reported once per pair).
+  kStepUnsupportedPair = 1u << 4,
+};
+
+/// Names of the bits set in `status`, comma-separated ("ok" for none).
+std::string StepStatusString(std::uint32_t status);
+
+/// Convergence record of one Newton (outer) iteration, all measured at the iterate it started
+/// from (L∞ norms as in digest §14.2).
+struct NewtonIterationRecord {
+  Real normal_error = 0;     ///< max |min(C_n, r λ_n)| over unilateral rows [m]
+  Real friction_error = 0;   ///< max |φ_f| = |Dᵀu + Wλ_f| over active contacts [m/s]
+  Real bilateral_error = 0;  ///< max |c_b + E λ_b| over bilateral rows [m or rad]
+  Real merit = 0;            ///< ‖[g; h]‖₂ of eq. (77), seed 002 (mixed units)
+  Real step_size = 0;        ///< ‖α Δu‖∞ of the step taken [m/s]
+  int linear_begin = 0;      ///< first entry in StepReport::linear_residuals
+  int linear_count = 0;      ///< inner iterations recorded for this Newton iteration
+};
+
+/// What happened in one step. Solvers reuse the vectors' capacity from step to step.
+struct StepReport {
+  std::uint32_t status = kStepOk;
+
+  // per-stage wall time [ms]
+  double collision_ms = 0;
+  double assembly_ms = 0;
+  double solve_ms = 0;
+  double integrate_ms = 0;
+  double total_ms = 0;
+
+  // counts
+  int contact_count = 0;
+  int active_contact_count = 0;  ///< contacts with λ_n > 0 at the end
+  int bilateral_rows = 0;
+  int unilateral_rows = 0;  ///< contact normals plus joint limits
+  int friction_rows = 0;
+  int newton_iterations = 0;
+  int linear_iterations = 0;  ///< sum over Newton iterations
+
+  // quality at the end of the step
+  Real max_penetration = 0;  ///< max(−gap − d, 0) over contacts [m]
+  Real max_joint_error = 0;  ///< max positional error of rigid joint rows [m]
+  Real final_residual = 0;   ///< max of the last record's normal/friction/bilateral errors
+
+  /// Newton history and, flat, the inner residual norms ‖b − Ax‖₂ of every Newton iteration.
+  std::vector<NewtonIterationRecord> newton;
+  std::vector<Real> linear_residuals;
+
+  std::string message;  ///< human-readable note for non-ok statuses
+
+  void Reset();  ///< clears everything, keeps vector capacity
+};
+
+/// One interface, many implementations (architecture §2).
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual std::string_view name() const = 0;
+
+  /// Advances `in` by `dt` [s] into `*out` (which may alias nothing; sizes are set here),
+  /// reading and writing `contacts` (the forces are written back). Never throws for numerical
+  /// trouble: it is reported in `*report`, which is reset first.
+  virtual void Step(const Model& model, const State& in, const Control& control, Contacts& contacts,
+                    Real dt, State* out, StepReport* report) = 0;
+
+  /// Convenience form of the architecture doc; allocates a fresh report.
+  StepReport Step(const Model& model, const State& in, const Control& control, Contacts& contacts,
+                  Real dt, State* out) {
+    StepReport report;
+    Step(model, in, control, contacts, dt, out, &report);
+    return report;
+  }
+};
+
+/// Solver names that MakeSolver knows ("nsn" in this version).
+std::vector<std::string> AvailableSolvers();
+
+/// The solver `name` configured from model.options.solver, or diagnostics naming the choices.
+Expected<std::unique_ptr<Solver>> MakeSolver(const std::string& name, const Model& model);
+
+}  // namespace sim

@@ -1,0 +1,58 @@
+// Contacts: the collision stage's output and the solvers' input; after a solve it also holds the
+// contact forces. One flat array of plain structs, reused from step to step (no per-contact heap
+// objects), so the same layout can be mirrored on the GPU.
+//
+// Convention: the normal n points from B to A, and the gap is C_n = nᵀ(a − b) − d ≥ 0 (digest
+// nsn-and-friction.md eq. §2.9), where a and b are the contact points on A and B and d the
+// thickness. A positive λ_n pushes A along +n and B along −n.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/core/math.h"
+
+namespace sim {
+
+/// One side of a contact: a body (or the static world) or a particle.
+struct ContactSide {
+  int body = -1;      ///< body id, or kWorldBody (−1) for the static world / a particle side
+  int particle = -1;  ///< particle id when this side is a particle, else −1
+  int shape = -1;     ///< shape id, or −1 for a particle
+  Vec3 p_B = Vec3::Zero();  ///< contact point in the body frame (world frame if static) [m]
+};
+
+struct Contact {
+  ContactSide a;
+  ContactSide b;
+  Vec3 normal_W = Vec3::UnitZ();  ///< unit, from B to A, fixed for the step
+  Real thickness = 0;             ///< d [m]: the distance kept along the normal
+  Real gap0 = 0;                  ///< C_n at the start of the step [m] (negative: penetration)
+  std::uint32_t feature = 0;      ///< identifies the feature pair within a shape pair
+
+  // friction (digest §2.12, §4.4.c): the tangent basis is aligned with the cone's principal
+  // axes so the 2×2 cone matrix A = diag(1/μ_t², 1/μ_b²) is diagonal; isotropic: μ_t = μ_b
+  Vec3 tangent_W = Vec3::UnitX();    ///< d1 = t, unit, ⟂ normal
+  Vec3 bitangent_W = Vec3::UnitY();  ///< d2 = b = n × t
+  Real friction_t = 0.5;             ///< μ_t along the tangent [-]
+  Real friction_b = 0.5;             ///< μ_b along the bitangent [-]
+
+  // solver output (after the step)
+  Real normal_force = 0;            ///< λ_n [N]
+  Real friction_force[2] = {0, 0};  ///< λ_f along (tangent, bitangent) [N]
+  Real gap = 0;                     ///< C_n at the end of the step [m]
+};
+
+struct Contacts {
+  std::vector<Contact> items;
+  int capacity = 4096;  ///< the collision stage sets kCapacityExceeded instead of growing past it
+  bool overflowed = false;
+
+  int count() const { return static_cast<int>(items.size()); }
+  void Clear() {
+    items.clear();
+    overflowed = false;
+  }
+};
+
+}  // namespace sim

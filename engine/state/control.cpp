@@ -1,0 +1,40 @@
+#include "engine/state/control.h"
+
+#include <cmath>
+#include <limits>
+
+#include "engine/model/model.h"
+
+namespace sim {
+
+
+Control MakeControl(const Model& model) {
+  constexpr Real kNaN = std::numeric_limits<Real>::quiet_NaN();
+  Control control;
+  control.joint_target_position.assign(model.joint_count(), kNaN);
+  control.joint_target_velocity.assign(model.joint_count(), kNaN);
+  control.body_force_W.assign(model.body_count(), Vec3::Zero());
+  control.body_torque_W.assign(model.body_count(), Vec3::Zero());
+  control.particle_force_W.assign(model.particle_count(), Vec3::Zero());
+  return control;
+}
+
+
+Real JointTargetPosition(const Model& model, const Control& control, int j) {
+  if (j < static_cast<int>(control.joint_target_position.size()) &&
+      std::isfinite(control.joint_target_position[j])) {
+    return control.joint_target_position[j];
+  }
+  return model.joint_drive[j].target_position;
+}
+
+
+Real JointTargetVelocity(const Model& model, const Control& control, int j) {
+  if (j < static_cast<int>(control.joint_target_velocity.size()) &&
+      std::isfinite(control.joint_target_velocity[j])) {
+    return control.joint_target_velocity[j];
+  }
+  return model.joint_drive[j].target_velocity;
+}
+
+}  // namespace sim

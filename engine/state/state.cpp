@@ -1,0 +1,55 @@
+#include "engine/state/state.h"
+
+#include <cmath>
+
+#include "engine/model/model.h"
+
+namespace sim {
+
+
+bool IsFinite(const State& state) {
+  if (!std::isfinite(state.time)) return false;
+  for (const Pose& X : state.body_X_WB) {
+    if (!X.p.allFinite() || !X.q.coeffs().allFinite()) return false;
+    // a quaternion far from unit length means the integrator has lost it
+    if (std::abs(X.q.squaredNorm() - 1) > 1e-3) return false;
+  }
+  for (const auto* field :
+       {&state.body_v_W, &state.body_w_W, &state.particle_x_W, &state.particle_v_W}) {
+    for (const Vec3& v : *field) {
+      if (!v.allFinite()) return false;
+    }
+  }
+  return true;
+}
+
+
+bool MatchesModel(const State& state, const Model& model) {
+  const std::size_t bodies = model.body_count();
+  const std::size_t particles = model.particle_count();
+  return state.body_X_WB.size() == bodies && state.body_v_W.size() == bodies &&
+         state.body_w_W.size() == bodies && state.particle_x_W.size() == particles &&
+         state.particle_v_W.size() == particles;
+}
+
+
+Real MechanicalEnergy(const Model& model, const State& state) {
+  const Vec3& g = model.options.gravity;
+  Real energy = 0;
+  for (int b = 0; b < model.body_count(); ++b) {
+    if (model.body_static[b]) continue;
+    const Real m = model.body_mass[b];
+    const Mat3 R = state.body_X_WB[b].q.toRotationMatrix();
+    const Mat3 inertia_W = R * model.body_inertia[b] * R.transpose();
+    const Vec3& w = state.body_w_W[b];
+    energy += 0.5 * m * state.body_v_W[b].squaredNorm() + 0.5 * w.dot(inertia_W * w);
+    energy -= m * g.dot(state.body_X_WB[b].p);
+  }
+  for (int p = 0; p < model.particle_count(); ++p) {
+    const Real m = model.particle_mass[p];
+    energy += 0.5 * m * state.particle_v_W[p].squaredNorm() - m * g.dot(state.particle_x_W[p]);
+  }
+  return energy;
+}
+
+}  // namespace sim

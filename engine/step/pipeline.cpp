@@ -1,0 +1,93 @@
+#include "engine/step/pipeline.h"
+
+#include <chrono>
+#include <utility>
+
+#include "engine/collision/collision.h"
+
+namespace sim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+
+const StepReport& StepOnce(const Model& model, Solver& solver, const Control& control, State* state,
+                           StepWorkspace* workspace) {
+  const Clock::time_point start = Clock::now();
+  StepReport& report = workspace->report;
+  report.Reset();
+  const Real dt = model.options.solver.dt;
+
+  // check input: never start from a non-finite or mismatched state
+  if (!MatchesModel(*state, model) || !IsFinite(*state)) {
+    report.status |= kStepNonFinite;
+    report.message = "the input state is non-finite or does not match the model; step skipped";
+    report.total_ms = MillisecondsSince(start);
+    return report;
+  }
+
+  // collision: contacts of the start-of-step configuration (normals fixed for the step)
+  const Clock::time_point collision_start = Clock::now();
+  CollisionStats stats;
+  DetectContacts(model, *state, model.options.solver.contact_margin, &workspace->contacts, &stats);
+  const double collision_ms = MillisecondsSince(collision_start);
+
+  // solve: assembly, Newton iterations and integration happen inside the solver
+  solver.Step(model, *state, control, workspace->contacts, dt, &workspace->scratch, &report);
+  report.collision_ms = collision_ms;
+  if (workspace->contacts.overflowed) report.status |= kStepCapacityExceeded;
+  if (stats.unsupported_pairs > 0) report.status |= kStepUnsupportedPair;
+
+  // check output, then commit; a rejected step keeps the last good state
+  if ((report.status & kStepNonFinite) || !IsFinite(workspace->scratch)) {
+    report.status |= kStepNonFinite;
+    if (report.message.empty()) {
+      report.message = "the solver produced a non-finite state; step rejected, state kept";
+    }
+  } else {
+    std::swap(*state, workspace->scratch);
+  }
+  report.total_ms = MillisecondsSince(start);
+  return report;
+}
+
+
+Expected<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<const Model> model,
+                                                         const State& initial_state,
+                                                         const std::string& solver_name) {
+  Diagnostics diagnostics;
+  if (!MatchesModel(initial_state, *model)) {
+    diagnostics.Error(model->name, 0, "", "the initial state does not match the model's sizes");
+    return diagnostics;
+  }
+  Expected<std::unique_ptr<Solver>> solver = MakeSolver(solver_name, *model);
+  if (!solver.ok()) return solver.diagnostics();
+  std::unique_ptr<Simulation> simulation(new Simulation());
+  simulation->model_ = std::move(model);
+  simulation->solver_ = std::move(solver.value());
+  simulation->initial_state_ = initial_state;
+  simulation->state_ = initial_state;
+  simulation->control_ = MakeControl(*simulation->model_);
+  return Expected<std::unique_ptr<Simulation>>(std::move(simulation));
+}
+
+
+const StepReport& Simulation::Step() {
+  return StepOnce(*model_, *solver_, control_, &state_, &workspace_);
+}
+
+
+void Simulation::Reset() {
+  state_ = initial_state_;
+  workspace_.contacts.Clear();
+  workspace_.report.Reset();
+}
+
+}  // namespace sim

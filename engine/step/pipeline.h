@@ -1,0 +1,63 @@
+// The step pipeline: one step is a short list of named, timed stages (MuJoCo's mj_step, style
+// anchors §3.4):
+//   check input → collision → solve (assembly, Newton, integration inside the solver) →
+//   check output → commit or roll back.
+// A non-finite input or result never reaches the caller's state: the step is rejected, the last
+// good state kept, and kStepNonFinite reported.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/core/diagnostics.h"
+#include "engine/model/model.h"
+#include "engine/solvers/solver.h"
+#include "engine/state/contacts.h"
+#include "engine/state/control.h"
+#include "engine/state/state.h"
+
+namespace sim {
+
+/// Buffers a step needs besides the caller's State; sized on the first step and reused.
+struct StepWorkspace {
+  Contacts contacts;
+  State scratch;  ///< the solver writes here; swapped into the caller's state on success
+  StepReport report;
+};
+
+/// Advances `*state` by model.options.solver.dt with `solver`. Returns the workspace's report.
+const StepReport& StepOnce(const Model& model, Solver& solver, const Control& control, State* state,
+                           StepWorkspace* workspace);
+
+/// A scene being simulated by one solver: model, state, control and workspace together. The
+/// studio's worker and `contact-sim run/compare/bench` drive this.
+class Simulation {
+ public:
+  /// Fails (with diagnostics) when the solver name is unknown or the state does not match.
+  static Expected<std::unique_ptr<Simulation>> Create(std::shared_ptr<const Model> model,
+                                                      const State& initial_state,
+                                                      const std::string& solver_name);
+
+  const StepReport& Step();
+  void Reset();  ///< back to the initial state, control kept
+
+  const Model& model() const { return *model_; }
+  const std::shared_ptr<const Model>& model_ptr() const { return model_; }
+  const State& state() const { return state_; }
+  void set_state(const State& state) { state_ = state; }
+  Control& control() { return control_; }
+  const Contacts& contacts() const { return workspace_.contacts; }
+  const StepReport& report() const { return workspace_.report; }
+  Solver& solver() { return *solver_; }
+
+ private:
+  Simulation() = default;
+  std::shared_ptr<const Model> model_;
+  std::unique_ptr<Solver> solver_;
+  State initial_state_;
+  State state_;
+  Control control_;
+  StepWorkspace workspace_;
+};
+
+}  // namespace sim
