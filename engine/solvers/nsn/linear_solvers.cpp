@@ -1,1 +1,191 @@
-// placeholder
+#include "engine/solvers/nsn/linear_solvers.h"
+
+#include <cmath>
+
+#include <Eigen/SparseCholesky>
+
+namespace sim::nsn {
+
+namespace {
+
+// a curvature or preconditioned residual below this means the Krylov space is exhausted
+constexpr Real kBreakdown = 1e-300;
+
+// weight of the damped Jacobi iteration (see the file comment of linear_solvers.h)
+constexpr Real kJacobiWeight = 2.0 / 3.0;
+
+
+void RecordResidual(const SchurOperator& A, const VectorX& b, const VectorX& x, VectorX* scratch,
+                    std::vector<Real>* residuals) {
+  if (residuals == nullptr) return;
+  A.Apply(x, scratch);
+  residuals->push_back((b - *scratch).norm());
+}
+
+
+LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iterations, VectorX* x,
+                          LinearWorkspace* w, std::vector<Real>* residuals,
+                          std::vector<Real>* preconditioned) {
+  LinearSolveStats stats;
+  const VectorX& d = A.diagonal();
+  x->setZero();
+  // r = b − A·0, z = P r, p = z, Az = A z, Ap = Az, ρ = zᵀAz (digest §9.2)
+  w->r = b;
+  w->z = w->r.cwiseQuotient(d);
+  w->p = w->z;
+  A.Apply(w->z, &w->Az);
+  w->Ap = w->Az;
+  Real rho = w->z.dot(w->Az);
+  for (int k = 0; k < iterations; ++k) {
+    if (!(rho > kBreakdown)) break;  // converged (or Az ⟂ z: nothing left to reduce)
+    w->q = w->Ap.cwiseQuotient(d);   // P Ap
+    const Real curvature = w->Ap.dot(w->q);
+    if (!(curvature > kBreakdown)) {
+      stats.failed = !(curvature >= 0);
+      break;
+    }
+    const Real alpha = rho / curvature;
+    *x += alpha * w->p;
+    w->r -= alpha * w->Ap;
+    w->z -= alpha * w->q;
+    A.Apply(w->z, &w->Az);  // the single matvec of the iteration
+    const Real rho_next = w->z.dot(w->Az);
+    const Real beta = rho_next / rho;
+    rho = rho_next;
+    w->p = w->z + beta * w->p;
+    w->Ap = w->Az + beta * w->Ap;  // the extra axpy compared with CG
+    ++stats.iterations;
+    if (residuals) residuals->push_back(w->r.norm());
+    if (preconditioned) preconditioned->push_back(std::sqrt(std::max<Real>(0, w->r.dot(w->z))));
+  }
+  return stats;
+}
+
+
+LinearSolveStats SolvePcg(const SchurOperator& A, const VectorX& b, int iterations, VectorX* x,
+                          LinearWorkspace* w, std::vector<Real>* residuals,
+                          std::vector<Real>* preconditioned) {
+  LinearSolveStats stats;
+  const VectorX& d = A.diagonal();
+  x->setZero();
+  w->r = b;
+  w->z = w->r.cwiseQuotient(d);
+  w->p = w->z;
+  Real rz = w->r.dot(w->z);
+  for (int k = 0; k < iterations; ++k) {
+    if (!(rz > kBreakdown)) break;
+    A.Apply(w->p, &w->Ap);
+    const Real curvature = w->p.dot(w->Ap);
+    if (!(curvature > kBreakdown)) {
+      stats.failed = !(curvature >= 0);
+      break;
+    }
+    const Real alpha = rz / curvature;
+    *x += alpha * w->p;
+    w->r -= alpha * w->Ap;
+    w->z = w->r.cwiseQuotient(d);
+    const Real rz_next = w->r.dot(w->z);
+    w->p = w->z + (rz_next / rz) * w->p;
+    rz = rz_next;
+    ++stats.iterations;
+    if (residuals) residuals->push_back(w->r.norm());
+    if (preconditioned) preconditioned->push_back(std::sqrt(std::max<Real>(0, rz)));
+  }
+  return stats;
+}
+
+
+LinearSolveStats SolveJacobi(const SchurOperator& A, const VectorX& b, int iterations, VectorX* x,
+                             LinearWorkspace* w, std::vector<Real>* residuals) {
+  LinearSolveStats stats;
+  const VectorX& d = A.diagonal();
+  x->setZero();
+  w->r = b;
+  for (int k = 0; k < iterations; ++k) {
+    *x += kJacobiWeight * w->r.cwiseQuotient(d);
+    A.Apply(*x, &w->Ap);
+    w->r = b - w->Ap;
+    ++stats.iterations;
+    if (residuals) residuals->push_back(w->r.norm());
+  }
+  return stats;
+}
+
+
+LinearSolveStats SolveGaussSeidel(const SchurOperator& A, const VectorX& b, int iterations,
+                                  VectorX* x, LinearWorkspace* w, std::vector<Real>* residuals) {
+  LinearSolveStats stats;
+  x->setZero();
+  for (int k = 0; k < iterations; ++k) {
+    A.GaussSeidelSweep(b, x);
+    ++stats.iterations;
+    RecordResidual(A, b, *x, &w->Ap, residuals);
+  }
+  return stats;
+}
+
+
+LinearSolveStats SolveDirect(const SchurOperator& A, const VectorX& b, VectorX* x,
+                             LinearWorkspace* w, std::vector<Real>* residuals) {
+  LinearSolveStats stats;
+  const Eigen::SparseMatrix<Real> matrix = A.AssembleMatrix();
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<Real>> factorization(matrix);
+  if (factorization.info() != Eigen::Success) {
+    x->setZero();
+    stats.failed = true;
+    return stats;
+  }
+  *x = factorization.solve(b);
+  stats.iterations = 1;
+  if (!x->allFinite()) {
+    x->setZero();
+    stats.failed = true;
+  }
+  RecordResidual(A, b, *x, &w->Ap, residuals);
+  return stats;
+}
+
+}  // namespace
+
+
+void LinearWorkspace::Resize(int n) {
+  for (VectorX* v : {&r, &z, &p, &q, &Ap, &Az}) v->resize(n);
+}
+
+
+LinearSolveStats SolveLinear(LinearSolverKind kind, const SchurOperator& A, const VectorX& b,
+                             int iterations, VectorX* x, LinearWorkspace* workspace,
+                             std::vector<Real>* residuals,
+                             std::vector<Real>* preconditioned_residuals) {
+  const int n = A.size();
+  x->resize(n);
+  if (workspace->r.size() != n) workspace->Resize(n);
+  if (n == 0) return {};
+  switch (kind) {
+    case LinearSolverKind::kPcr:
+      return SolvePcr(A, b, iterations, x, workspace, residuals, preconditioned_residuals);
+    case LinearSolverKind::kPcg:
+      return SolvePcg(A, b, iterations, x, workspace, residuals, preconditioned_residuals);
+    case LinearSolverKind::kJacobi:
+      return SolveJacobi(A, b, iterations, x, workspace, residuals);
+    case LinearSolverKind::kGaussSeidel:
+      return SolveGaussSeidel(A, b, iterations, x, workspace, residuals);
+    case LinearSolverKind::kDirect:
+      return SolveDirect(A, b, x, workspace, residuals);
+  }
+  return {};
+}
+
+
+DenseSchurOperator::DenseSchurOperator(Eigen::MatrixXd matrix)
+    : matrix_(std::move(matrix)), diagonal_(matrix_.diagonal()) {}
+
+
+void DenseSchurOperator::GaussSeidelSweep(const VectorX& b, VectorX* x) const {
+  for (int i = 0; i < size(); ++i) {
+    const Real ax = matrix_.row(i).dot(*x);
+    (*x)(i) += (b(i) - ax) / diagonal_(i);
+  }
+}
+
+}  // namespace sim::nsn

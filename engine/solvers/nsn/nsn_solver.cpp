@@ -1,5 +1,8 @@
 #include "engine/solvers/nsn/nsn_solver.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include "engine/model/model.h"
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
@@ -7,19 +10,130 @@
 
 namespace sim {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// back-tracking halvings before the line search gives up (digest §8: it often stalls with
+// friction, then the damped step is taken)
+constexpr int kLineSearchHalvings = 6;
+
+}  // namespace
+
+
 SolverNsn::SolverNsn(const Model&) {}
 
-// TODO(nsn): placeholder (free flight) until the Newton solver lands in this issue.
-void SolverNsn::Step(const Model& model, const State& in, const Control&, Contacts&, Real dt,
-                     State* out, StepReport* report) {
-  report->Reset();
-  *out = in;
-  for (int b = 0; b < model.body_count(); ++b) {
-    out->body_v_W[b] += dt * model.options.gravity;
-    out->body_X_WB[b].p += dt * out->body_v_W[b];
+
+Real SolverNsn::LineSearch(const nsn::VectorX& x, Real merit0, StepReport* report) {
+  system_.SaveIterate();
+  Real alpha = 1;
+  for (int k = 0; k < kLineSearchHalvings; ++k, alpha *= 0.5) {
+    system_.ApplyStep(alpha, x);
+    system_.Assemble();
+    // sufficient decrease of the merit ‖[g; h]‖₂ (Armijo with a small constant)
+    if (system_.errors().merit <= (1 - 1e-4 * alpha) * merit0) {
+      system_.RestoreIterate();
+      return alpha;
+    }
+    system_.RestoreIterate();
   }
-  out->time = in.time + dt;
-  out->step = in.step + 1;
+  report->status |= kStepLineSearchFailed;
+  return 0;  // the caller falls back to α_damp
+}
+
+
+void SolverNsn::Step(const Model& model, const State& in, const Control& control,
+                     Contacts& contacts, Real dt, State* out, StepReport* report) {
+  report->Reset();
+  const SolverSettings& settings = model.options.solver;
+  const Clock::time_point assembly_start = Clock::now();
+  system_.Begin(model, in, control, contacts, dt);
+  double assembly_ms = MillisecondsSince(assembly_start);
+  double solve_ms = 0;
+  double integrate_ms = 0;
+
+  for (int n = 0; n < settings.newton_iterations; ++n) {
+    // assemble at the current iterate; its errors are this iteration's record
+    Clock::time_point t = Clock::now();
+    system_.Assemble();
+    if (n > 0) system_.UpdateGeometricStiffness();
+    system_.BuildRhs(&rhs_);
+    assembly_ms += MillisecondsSince(t);
+    NewtonIterationRecord record;
+    const nsn::IterateErrors& errors = system_.errors();
+    record.normal_error = errors.normal;
+    record.friction_error = errors.friction;
+    record.bilateral_error = errors.bilateral;
+    record.merit = errors.merit;
+    record.linear_begin = static_cast<int>(report->linear_residuals.size());
+
+    // inner linear solve of the Schur complement system
+    t = Clock::now();
+    const nsn::LinearSolveStats stats =
+        nsn::SolveLinear(settings.linear_solver, system_, rhs_, settings.linear_iterations,
+                         &solution_, &workspace_, &report->linear_residuals);
+    system_.RecoverVelocity(solution_);
+    solve_ms += MillisecondsSince(t);
+    record.linear_count = static_cast<int>(report->linear_residuals.size()) - record.linear_begin;
+    report->linear_iterations += stats.iterations;
+
+    // damped (or line-searched) update of λ, u and q
+    t = Clock::now();
+    Real alpha = settings.damping;
+    if (settings.line_search) {
+      const Real searched = LineSearch(solution_, errors.merit, report);
+      if (searched > 0) alpha = searched;
+    }
+    record.step_size = system_.ApplyStep(alpha, solution_);
+    integrate_ms += MillisecondsSince(t);
+    report->newton.push_back(record);
+    ++report->newton_iterations;
+
+    // a diverging iterate never reaches the state: report and keep the input
+    if (!system_.IsFinite()) {
+      report->status |= kStepNonFinite;
+      report->message = "the Newton iterate became non-finite at iteration " +
+                        std::to_string(n + 1) + "; the step was rejected";
+      *out = in;
+      return;
+    }
+  }
+
+  // quality at the end of the step: one more evaluation at the final iterate
+  const Clock::time_point t = Clock::now();
+  system_.Assemble();
+  NewtonIterationRecord final_record;
+  final_record.normal_error = system_.errors().normal;
+  final_record.friction_error = system_.errors().friction;
+  final_record.bilateral_error = system_.errors().bilateral;
+  final_record.merit = system_.errors().merit;
+  final_record.linear_begin = static_cast<int>(report->linear_residuals.size());
+  report->newton.push_back(final_record);
+  system_.WriteState(out);
+  system_.WriteContacts(&contacts);
+  integrate_ms += MillisecondsSince(t);
+
+  report->assembly_ms = assembly_ms;
+  report->solve_ms = solve_ms;
+  report->integrate_ms = integrate_ms;
+  report->contact_count = contacts.count();
+  report->active_contact_count = system_.active_contact_count();
+  report->bilateral_rows = system_.bilateral_row_count();
+  report->unilateral_rows = system_.unilateral_row_count();
+  report->friction_rows = system_.friction_row_count();
+  report->max_penetration = system_.max_penetration();
+  report->max_joint_error = system_.max_joint_error();
+  report->final_residual = std::max(
+      {final_record.normal_error, final_record.friction_error, final_record.bilateral_error});
+  if (!system_.IsFinite()) {
+    report->status |= kStepNonFinite;
+    report->message = "the final iterate is non-finite; the step was rejected";
+    *out = in;
+  }
 }
 
 }  // namespace sim

@@ -1,0 +1,90 @@
+// Constraint rows in maximal coordinates: value c(q) and gradient ∇c·G (the Jacobian row with
+// respect to the generalized velocity u = [v, ω] of each body, ω in world frame; digest §2.3,
+// §2.9). Joints are sets of rows (the sources give none, digest §2.4 assumption; these are the
+// standard maximal-coordinate forms, each with an exact gradient):
+//   point rows     c_k = (p_C − p_P)·e_k, k = x,y,z          ball, revolute, fixed
+//                  ∂/∂u: child [e_k, r_C × e_k], parent −[e_k, r_P × e_k]
+//   slide rows     c_i = (p_C − p_P)·n_i, n_i ⟂ axis fixed in P     prismatic (2 rows)
+//                  parent angular part gains n_i × (p_C − p_P) because n_i turns with P
+//   hinge rows     c_i = a_P·b_i,C, b_i ⟂ a fixed in C         revolute, continuous (2 rows)
+//   lock rows      c = y_P·z_C, z_P·x_C, x_P·y_C               fixed, prismatic (3 rows)
+//                  d(a_P·b_C)/dt = (a_P × b_C)·(ω_P − ω_C)
+//   coordinate     θ = 2·atan2(q_rel,vec·a, q_rel,w) (revolute) or s = (p_C − p_P)·a_P (prismatic),
+//                  ∂θ/∂u = a·(ω_C − ω_P) (exact on the hinge manifold); used by limits
+//                  (unilateral rows θ − lower ≥ 0, upper − θ ≥ 0) and by drives.
+// Contact rows: C_n = nᵀ(a − b) − d, ∂/∂u: A [n, r_A × n], B −[n, r_B × n] (digest §2.9);
+// friction rows the same with the tangent directions (digest §2.10, D = [t b]).
+#pragma once
+
+#include <array>
+
+#include "engine/core/math.h"
+#include "engine/model/model.h"
+#include "engine/state/contacts.h"
+
+namespace sim::nsn {
+
+/// The coefficients of one row on one DOF block (a body or a particle). For particles `ang` is
+/// unused. `block` < 0 means the static world (no coefficients).
+struct RowEnd {
+  int block = -1;
+  Vec3 lin = Vec3::Zero();
+  Vec3 ang = Vec3::Zero();
+};
+
+/// A Jacobian row: at most two DOF blocks. Plain data, stored in flat arrays.
+struct Row {
+  std::array<RowEnd, 2> end;
+};
+
+/// What a joint row means to the solver.
+enum class JointRowKind : unsigned char {
+  kLocked = 0,   ///< bilateral, compliance = joint compliance
+  kPointLocked,  ///< bilateral positional row (counts towards the joint error in metres)
+  kLimitLower,   ///< unilateral, value = θ − lower ≥ 0
+  kLimitUpper,   ///< unilateral, value = upper − θ ≥ 0
+  kDrive,        ///< bilateral compliant row, value = θ (the target is applied by the solver)
+};
+
+/// One row of a joint at the current configuration.
+struct JointRow {
+  Row row;
+  Real value = 0;
+  JointRowKind kind = JointRowKind::kLocked;
+};
+
+/// Most rows any joint produces: 6 locked + 2 limits + 1 drive.
+inline constexpr int kMaxJointRows = 9;
+
+/// Pose of a DOF block's frame (the body frame at the COM), with kWorldBody as identity.
+struct JointBodies {
+  Pose X_WP;  ///< parent pose (identity for the world)
+  Pose X_WC;  ///< child pose
+  int parent_block = -1;
+  int child_block = -1;
+};
+
+/// Number of rows joint `j` produces (constant for a model).
+int JointRowCount(const Model& model, int j);
+
+/// Fills `rows` (at least JointRowCount entries) for joint `j`; returns the row count.
+int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRow* rows);
+
+/// The joint coordinate θ [rad] or s [m] of revolute/continuous/prismatic joints (0 otherwise).
+Real JointCoordinate(const Model& model, int j, const Pose& X_WP, const Pose& X_WC);
+
+/// Contact gap C_n [m] and its Jacobian row at the given world points (a on A, b on B).
+/// `r_a`, `r_b` are the lever arms from the COMs to the points (zero for particles).
+Row ContactRow(const Vec3& direction, int block_a, const Vec3& r_a, int block_b, const Vec3& r_b);
+
+/// Row value J u for the velocity vector of each block (lin, ang per block).
+inline Real RowDot(const Row& row, const Vec3* lin, const Vec3* ang) {
+  Real value = 0;
+  for (const RowEnd& e : row.end) {
+    if (e.block < 0) continue;
+    value += e.lin.dot(lin[e.block]) + e.ang.dot(ang[e.block]);
+  }
+  return value;
+}
+
+}  // namespace sim::nsn

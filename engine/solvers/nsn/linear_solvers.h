@@ -1,0 +1,76 @@
+// Inner linear solvers of the non-smooth Newton method: they solve the Schur-complement system
+//   A x = b,  A = J H⁻¹ Jᵀ + C + εI   (eq. (59)/(80), seed 002; digest §6.5)
+// approximately, with a fixed iteration budget, matrix-free through SchurOperator.
+//   PCR  preconditioned conjugate residual, diagonal preconditioner (digest §9.2, Saad 2003
+//        Alg. 6.20 in preconditioned form): minimizes ‖r‖_P = sqrt(rᵀ P r), so that norm
+//        decreases monotonically; 1 matvec and 2 inner products per iteration.
+//   PCG  preconditioned conjugate gradient, diagonal preconditioner (residual not monotone).
+//   Jacobi  weighted Jacobi x ← x + ω D⁻¹(b − Ax), ω = 2/3 (the classical smoothing weight;
+//        ω = 1 diverges on stacked contacts, where the Schur diagonal is not dominant).
+//   GS   Gauss-Seidel sweeps, row by row, done by the operator (it owns the rows).
+//   direct  sparse LDLᵀ of the assembled A (Eigen SimplicialLDLT), the reference.
+// Every solver starts from x = 0 (no warm start, digest §9.2) and records ‖b − Ax‖₂ after each
+// iteration.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include "engine/core/math.h"
+#include "engine/model/model.h"
+
+namespace sim::nsn {
+
+using VectorX = Eigen::VectorXd;
+
+/// The system matrix A, applied without forming it.
+class SchurOperator {
+ public:
+  virtual ~SchurOperator() = default;
+  virtual int size() const = 0;
+  /// y = A x.
+  virtual void Apply(const VectorX& x, VectorX* y) const = 0;
+  /// diag(A), positive.
+  virtual const VectorX& diagonal() const = 0;
+  /// One forward Gauss-Seidel sweep over the rows, updating x in place.
+  virtual void GaussSeidelSweep(const VectorX& b, VectorX* x) const = 0;
+  /// A assembled as a sparse matrix (for the direct solver; may allocate).
+  virtual Eigen::SparseMatrix<Real> AssembleMatrix() const = 0;
+};
+
+/// Scratch vectors of the iterative solvers, sized once.
+struct LinearWorkspace {
+  VectorX r, z, p, q, Ap, Az;
+  void Resize(int n);
+};
+
+/// Result of one linear solve. `residuals` gets ‖b − Ax‖₂ after every iteration; when
+/// `preconditioned_residuals` is given, PCR/PCG also append sqrt(rᵀ P r).
+struct LinearSolveStats {
+  int iterations = 0;
+  bool failed = false;  ///< breakdown (non-positive curvature) or factorization failure
+};
+
+LinearSolveStats SolveLinear(LinearSolverKind kind, const SchurOperator& A, const VectorX& b,
+                             int iterations, VectorX* x, LinearWorkspace* workspace,
+                             std::vector<Real>* residuals,
+                             std::vector<Real>* preconditioned_residuals = nullptr);
+
+/// A dense matrix as a SchurOperator (tests and small problems).
+class DenseSchurOperator final : public SchurOperator {
+ public:
+  explicit DenseSchurOperator(Eigen::MatrixXd matrix);
+  int size() const override { return static_cast<int>(matrix_.rows()); }
+  void Apply(const VectorX& x, VectorX* y) const override { *y = matrix_ * x; }
+  const VectorX& diagonal() const override { return diagonal_; }
+  void GaussSeidelSweep(const VectorX& b, VectorX* x) const override;
+  Eigen::SparseMatrix<Real> AssembleMatrix() const override { return matrix_.sparseView(); }
+
+ private:
+  Eigen::MatrixXd matrix_;
+  VectorX diagonal_;
+};
+
+}  // namespace sim::nsn

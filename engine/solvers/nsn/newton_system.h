@@ -1,0 +1,175 @@
+// The linearized system of one non-smooth Newton iteration (seed 002 eq. (53)-(64), digest §6.4):
+//
+//   [ H   −Jᵀ ] [ Δu   ]     [ g ]      g = M̃(u − ũ) − Δt Jᵀλ                        eq. (78)
+//   [ J    C  ] [ ΔλΔt ] = − [ h ]      h = [(1/Δt)(c_b + Eλ_b); (1/Δt)φ_n; φ_f]       eq. (79)
+//
+// reduced by the Schur complement on H to (J H⁻¹ Jᵀ + C + εI) x = J H⁻¹ g − h with x = ΔλΔt, and
+// Δu = H⁻¹(Jᵀx − g) (eq. (80)-(81)). H is block diagonal (6×6 per rigid body with the world
+// inertia at q⁻, 3×3 per particle plus the geometric-stiffness diagonal), so H⁻¹ is applied per
+// block and the Schur matrix is never formed (digest §9.2, [T §4.9]).
+//
+// Rows, in a fixed order for the whole step (flat arrays, one Row per scalar constraint):
+//   joint rows (bilateral locked rows, limit rows, drive rows) → contact normal rows → 2 friction
+//   rows per contact. Bilateral compliant rows with stiffness k, damping d, target c*, v*:
+//     C = 1/(Δt(kΔt + d)),  h = (k(c − c*) + d(Ju − v*) + λ)/(kΔt + d)   (k = ∞: C = 0,
+//     h = (c − c*)/Δt), which is (1/Δt)(c + Eλ) with E = 1/k when d = 0 (eq. (79)).
+//   Unilateral rows (contacts, joint limits): J = α∇C G, C = S/Δt², h = φ/Δt with the r-scaled
+//   NCP of ncp.h, r = Δt²[J M̃⁻¹ Jᵀ]_ii (effective-mass preconditioner, eq. (87)).
+//   Friction rows: J = DᵀG, C = W/Δt, h = Dᵀu + Wλ_f when μλ_n > 0; otherwise J = 0, C = 1/Δt,
+//   h = λ_f, which drives stale friction to zero without changing the structure (digest §6.6).
+#pragma once
+
+#include <vector>
+
+#include "engine/core/math.h"
+#include "engine/model/model.h"
+#include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/solvers/nsn/linear_solvers.h"
+#include "engine/state/contacts.h"
+#include "engine/state/control.h"
+#include "engine/state/state.h"
+
+namespace sim::nsn {
+
+enum class RowType : unsigned char { kBilateral = 0, kUnilateral, kFriction };
+
+/// Convergence measures of the current iterate (see NewtonIterationRecord).
+struct IterateErrors {
+  Real normal = 0;     ///< max |min(C, rλ)| over unilateral rows [m]
+  Real friction = 0;   ///< max |Dᵀu + Wλ_f| over active contacts [m/s]
+  Real bilateral = 0;  ///< max |c − c*| of rigid rows, |h|·Δt of compliant ones [m or rad]
+  Real merit = 0;      ///< ‖[g; h]‖₂
+};
+
+class NewtonSystem final : public SchurOperator {
+ public:
+  /// Start of a step: q⁻, M̃ (world inertia at q⁻), ũ (gravity, external forces and the
+  /// gyroscopic term), the row layout, and the zero starting iterate u = 0, λ = 0 (digest §8).
+  void Begin(const Model& model, const State& in, const Control& control, const Contacts& contacts,
+             Real dt);
+
+  /// Rows, C, h, g, the diagonal and the errors at the current iterate.
+  void Assemble();
+
+  /// b = J H⁻¹ g − h.
+  void BuildRhs(VectorX* b) const;
+
+  /// Δu = H⁻¹(Jᵀx − g), kept internally for ApplyStep.
+  void RecoverVelocity(const VectorX& x);
+
+  /// λ += α x/Δt, u += αΔu, q = q⁻ + Δt G(q⁻) u with quaternion renormalization (eq. (82)-(84)
+  /// with the erratum of digest §19 #8). Returns ‖αΔu‖∞.
+  Real ApplyStep(Real alpha, const VectorX& x);
+
+  /// Saves (u, λ, q) / restores them (line search trials).
+  void SaveIterate();
+  void RestoreIterate();
+
+  /// Diagonal secant estimate of the geometric stiffness on particle DOFs (digest §10, with the
+  /// sign and Δλ fixes of §19 #13): c_k = Δt[(J_phys(qⁿ⁺¹) − J_phys(qⁿ))ᵀλⁿ⁺¹]_k / Δu_k,
+  /// H̃_kk = M̃_kk − min(0, c_k). Call after Assemble() of the new iterate.
+  void UpdateGeometricStiffness();
+
+  /// Writes q, u, the time and the contact forces and end gaps.
+  void WriteState(State* out) const;
+  void WriteContacts(Contacts* contacts) const;
+
+  const IterateErrors& errors() const { return errors_; }
+  Real max_penetration() const;  ///< max(−C_n, 0) over contacts at the current iterate [m]
+  Real max_joint_error() const;  ///< max |c| over positional joint rows [m]
+  int active_contact_count() const;
+  bool IsFinite() const;
+
+  int row_count() const { return static_cast<int>(rows_.size()); }
+  int bilateral_row_count() const;
+  int unilateral_row_count() const;
+  int friction_row_count() const { return 2 * contact_count_; }
+  int dof_count() const { return static_cast<int>(dof_count_); }
+
+  // direct access for tests (residual Jacobians by central differences)
+  const std::vector<Row>& rows() const { return rows_; }
+  const std::vector<Row>& gradients() const { return gradients_; }
+  const VectorX& residual_h() const { return h_; }
+  const VectorX& compliance_diagonal() const { return c_diag_; }
+  const VectorX& lambda() const { return lambda_; }
+  RowType row_type(int i) const { return row_type_[i]; }
+  /// Generalized velocity u as one vector (6 per body [v, ω], 3 per particle).
+  void GetVelocity(VectorX* u) const;
+  void SetVelocity(const VectorX& u);  ///< also moves q = q⁻ + Δt G u
+  void SetLambda(const VectorX& lambda) { lambda_ = lambda; }
+
+  // SchurOperator
+  int size() const override { return row_count(); }
+  void Apply(const VectorX& x, VectorX* y) const override;
+  const VectorX& diagonal() const override { return diag_; }
+  void GaussSeidelSweep(const VectorX& b, VectorX* x) const override;
+  Eigen::SparseMatrix<Real> AssembleMatrix() const override;
+
+ private:
+  struct ContactInfo {
+    int block_a = -1, block_b = -1;
+    Vec3 p_a = Vec3::Zero(), p_b = Vec3::Zero();  // body-frame points (world if static)
+    Vec3 normal, tangent, bitangent;
+    Real thickness = 0, mu_t = 0, mu_b = 0;
+    Real gap = 0;  // at the current iterate
+  };
+  struct BilateralInfo {
+    Real stiffness = 0;  // k; +inf for rigid rows [N/m]
+    Real damping = 0;    // d [N·s/m]
+    Real target_position = 0;
+    Real target_velocity = 0;
+    bool angular_target = false;  // wrap c − c* to (−π, π]
+    bool positional = false;      // counts towards the joint error in metres
+  };
+
+  Vec3 WorldPoint(int block, const Vec3& p, Vec3* lever) const;
+  void ApplyInverseH(const std::vector<Vec3>& lin, const std::vector<Vec3>& ang,
+                     std::vector<Vec3>* out_lin, std::vector<Vec3>* out_ang) const;
+  void AccumulateJt(const VectorX& x, std::vector<Vec3>* lin, std::vector<Vec3>* ang) const;
+  Real EffectiveMass(const Row& row, bool with_shift) const;
+  void UpdatePositions();
+  void AssembleJointRows();
+  void AssembleContactRows();
+
+  const Model* model_ = nullptr;
+  const Control* control_ = nullptr;
+  Real dt_ = 0;
+  SolverSettings settings_;
+  int body_count_ = 0;
+  int contact_count_ = 0;
+  long dof_count_ = 0;
+  State in_;  // copy of the step's input (q⁻, u⁻)
+
+  // DOF blocks: bodies [0, body_count), then particles
+  std::vector<unsigned char> block_fixed_, block_particle_;
+  std::vector<Real> block_mass_;
+  std::vector<Mat3> block_inertia_W_, block_inv_inertia_W_;
+  std::vector<Vec3> block_inv_mass_;  // H⁻¹ linear diagonal (includes the geometric stiffness)
+  std::vector<Vec3> block_gs_shift_;  // geometric stiffness shift [kg]
+  std::vector<Vec3> x0_, x_;          // positions at q⁻ and at the iterate [m]
+  std::vector<Quat> q0_, q_;          // orientations
+  std::vector<Vec3> v_, w_, v_tilde_, w_tilde_, dv_, dw_;
+  std::vector<Vec3> v_saved_, w_saved_, x_saved_, v_prev_;
+  std::vector<Quat> q_saved_;
+  mutable std::vector<Vec3> scratch_lin_, scratch_ang_, scratch_lin2_, scratch_ang2_;
+  std::vector<Vec3> g_lin_, g_ang_;  // momentum residual g [N·s]
+
+  // rows
+  std::vector<Row> rows_;       // assembled J (NCP-scaled for unilateral rows)
+  std::vector<Row> gradients_;  // physical ∇c·G
+  std::vector<Row> gradients_prev_;
+  std::vector<RowType> row_type_;
+  std::vector<int> row_joint_;            // joint of a joint row, else −1
+  std::vector<BilateralInfo> bilateral_;  // per row (unused for other types)
+  std::vector<Real> value_;               // c or gap per row
+  std::vector<ContactInfo> contacts_;
+  int contact_row_begin_ = 0;  // first contact normal row
+  int friction_row_begin_ = 0;
+  VectorX lambda_, lambda_saved_, c_diag_, h_, diag_, r_;
+  std::vector<unsigned char> friction_active_;
+  std::vector<JointRow> joint_scratch_;
+
+  IterateErrors errors_;
+};
+
+}  // namespace sim::nsn
