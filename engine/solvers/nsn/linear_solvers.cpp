@@ -8,8 +8,12 @@ namespace sim::nsn {
 
 namespace {
 
-// a curvature or preconditioned residual below this means the Krylov space is exhausted
+// a curvature below this means the Krylov space is exhausted
 constexpr Real kBreakdown = 1e-300;
+
+// converged to round-off: ‖r‖_P below 1e-13 of its start (squared here). Iterating further
+// only divides round-off by round-off and adds noise to x.
+constexpr Real kConvergedSquared = 1e-26;
 
 // weight of the damped Jacobi iteration (see the file comment of linear_solvers.h)
 constexpr Real kJacobiWeight = 2.0 / 3.0;
@@ -36,9 +40,11 @@ LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iteratio
   A.Apply(w->z, &w->Az);
   w->Ap = w->Az;
   Real rho = w->z.dot(w->Az);
+  const Real rz0 = w->r.dot(w->z);
   for (int k = 0; k < iterations; ++k) {
-    if (!(rho > kBreakdown)) break;  // converged (or Az ⟂ z: nothing left to reduce)
-    w->q = w->Ap.cwiseQuotient(d);   // P Ap
+    // converged (or Az ⟂ z: nothing left to reduce)
+    if (!(rho > kBreakdown) || w->r.dot(w->z) <= kConvergedSquared * rz0) break;
+    w->q = w->Ap.cwiseQuotient(d);  // P Ap
     const Real curvature = w->Ap.dot(w->q);
     if (!(curvature > kBreakdown)) {
       stats.failed = !(curvature >= 0);
@@ -72,8 +78,9 @@ LinearSolveStats SolvePcg(const SchurOperator& A, const VectorX& b, int iteratio
   w->z = w->r.cwiseQuotient(d);
   w->p = w->z;
   Real rz = w->r.dot(w->z);
+  const Real rz0 = rz;
   for (int k = 0; k < iterations; ++k) {
-    if (!(rz > kBreakdown)) break;
+    if (!(rz > kBreakdown) || rz <= kConvergedSquared * rz0) break;
     A.Apply(w->p, &w->Ap);
     const Real curvature = w->p.dot(w->Ap);
     if (!(curvature > kBreakdown)) {

@@ -156,6 +156,7 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
   friction_active_.assign(contact_count_, 0);
   joint_scratch_.resize(kMaxJointRows);
   for (VectorX* v : {&lambda_, &lambda_saved_, &c_diag_, &h_, &diag_, &r_}) v->setZero(rows);
+  r_frozen_ = false;
 
   // static row data: types and the targets/gains of bilateral rows
   int row = 0;
@@ -279,14 +280,18 @@ void NewtonSystem::Assemble() {
   for (int i = 0; i < friction_row_begin_; ++i) {
     const Row& grad = gradients_[i];
     if (row_type_[i] == RowType::kUnilateral) {
-      // complementarity preconditioner r (digest §7): Δt²·[J M̃⁻¹ Jᵀ]_ii by default
-      Real r = 1;
-      if (settings_.preconditioner == ComplementarityScaling::kEffectiveMass) {
-        r = dt * dt * std::max(EffectiveMass(grad, false), 1e-12);
-      } else if (settings_.preconditioner == ComplementarityScaling::kTimeStepSquared) {
-        r = dt * dt;
+      // complementarity preconditioner r (digest §7): Δt²·[J M̃⁻¹ Jᵀ]_ii by default, computed
+      // at q⁻ and then held for the step, so every Newton iteration solves the same NCP
+      if (!r_frozen_) {
+        Real r = 1;
+        if (settings_.preconditioner == ComplementarityScaling::kEffectiveMass) {
+          r = dt * dt * std::max(EffectiveMass(grad, false), 1e-12);
+        } else if (settings_.preconditioner == ComplementarityScaling::kTimeStepSquared) {
+          r = dt * dt;
+        }
+        r_(i) = r;
       }
-      r_(i) = r;
+      const Real r = r_(i);
       const NcpValue ncp = EvalNcp(settings_.ncp, value_[i], lambda_(i), r);
       Row& row = rows_[i];
       row = grad;
@@ -338,13 +343,19 @@ void NewtonSystem::Assemble() {
     const Eigen::Vector2d slip(RowDot(grad_t, v_.data(), w_.data()),
                                RowDot(grad_b, v_.data(), w_.data()));
     const Eigen::Vector2d force(lambda_(i), lambda_(i + 1));
-    // friction r-factor Δt·[J M̃⁻¹ Jᵀ]_ii, the mean of the two rows (digest §7 assumption)
-    Real r = 1;
-    if (settings_.preconditioner == ComplementarityScaling::kEffectiveMass) {
-      r = dt * std::max(0.5 * (EffectiveMass(grad_t, false) + EffectiveMass(grad_b, false)), 1e-12);
-    } else if (settings_.preconditioner == ComplementarityScaling::kTimeStepSquared) {
-      r = dt;
+    // friction r-factor Δt·[J M̃⁻¹ Jᵀ]_ii, the mean of the two rows (digest §7 assumption),
+    // held for the step like the normal one
+    if (!r_frozen_ || r_(i) == 0) {
+      Real r = 1;
+      if (settings_.preconditioner == ComplementarityScaling::kEffectiveMass) {
+        r = dt *
+            std::max(0.5 * (EffectiveMass(grad_t, false) + EffectiveMass(grad_b, false)), 1e-12);
+      } else if (settings_.preconditioner == ComplementarityScaling::kTimeStepSquared) {
+        r = dt;
+      }
+      r_(i) = r;
     }
+    const Real r = r_(i);
     const Eigen::Vector2d w = AnisotropicFrictionCompliance(settings_.ncp, slip, force,
                                                             normal_force, info.mu_t, info.mu_b, r);
     for (int k = 0; k < 2; ++k) {
@@ -354,6 +365,8 @@ void NewtonSystem::Assemble() {
     }
     errors_.friction = std::max(errors_.friction, std::hypot(h_(i), h_(i + 1)));
   }
+
+  r_frozen_ = true;
 
   // diagonal of A = J H⁻¹ Jᵀ + C + εI (Jacobi preconditioner of PCR/PCG)
   for (int i = 0; i < row_count(); ++i) {

@@ -14,7 +14,8 @@
 //     C = 1/(Δt(kΔt + d)),  h = (k(c − c*) + d(Ju − v*) + λ)/(kΔt + d)   (k = ∞: C = 0,
 //     h = (c − c*)/Δt), which is (1/Δt)(c + Eλ) with E = 1/k when d = 0 (eq. (79)).
 //   Unilateral rows (contacts, joint limits): J = α∇C G, C = S/Δt², h = φ/Δt with the r-scaled
-//   NCP of ncp.h, r = Δt²[J M̃⁻¹ Jᵀ]_ii (effective-mass preconditioner, eq. (87)).
+//   NCP of ncp.h, r = Δt²[J M̃⁻¹ Jᵀ]_ii (effective-mass preconditioner, eq. (87)) evaluated at
+//   q⁻ and held for the step (the sources leave this open, digest §7).
 //   Friction rows: J = DᵀG, C = W/Δt, h = Dᵀu + Wλ_f when μλ_n > 0; otherwise J = 0, C = 1/Δt,
 //   h = λ_f, which drives stale friction to zero without changing the structure (digest §6.6).
 #pragma once
@@ -165,7 +166,9 @@ class NewtonSystem final : public SchurOperator {
   std::vector<ContactInfo> contacts_;
   int contact_row_begin_ = 0;  // first contact normal row
   int friction_row_begin_ = 0;
-  VectorX lambda_, lambda_saved_, c_diag_, h_, diag_, r_;
+  VectorX lambda_, lambda_saved_, c_diag_, h_, diag_;
+  VectorX r_;              // complementarity scale per unilateral row / friction pair
+  bool r_frozen_ = false;  // r is computed at the first assembly of the step
   std::vector<unsigned char> friction_active_;
   std::vector<JointRow> joint_scratch_;
 

@@ -1,0 +1,266 @@
+// Articulated bodies with the NSN solver: revolute chains against the small-angle normal modes of
+// a compound pendulum chain, joint drift, energy, and the residual Jacobians of every joint and
+// contact row against central differences.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include "engine/model/model.h"
+#include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/solvers/nsn/newton_system.h"
+#include "engine/solvers/nsn/nsn_solver.h"
+#include "engine/state/contacts.h"
+#include "engine/state/control.h"
+#include "engine/state/state.h"
+#include "engine/step/pipeline.h"
+#include "tests/support/model_builder.h"
+
+namespace sim {
+namespace {
+
+constexpr Real kPi = std::numbers::pi;
+constexpr Real kGravity = 9.81;
+
+struct Chain {
+  Model model;
+  State state;
+  Real link_length = 0.5;
+  Real link_mass = 1;
+  Real omega = 0;  // lowest small-angle angular frequency [rad/s]
+};
+
+
+// A planar chain of `links` slender boxes hanging from the world at z = 2.5 m by revolute joints
+// about y, started in its lowest normal mode with a first-link amplitude of `amplitude` rad.
+//
+// Reference: linearized Lagrange equations M φ̈ + K φ = 0 for absolute link angles φ_i:
+//   M_jk = Σ_i m a_ij a_ik + I_c δ_jk,  a_ij = ℓ (j < i), ℓ/2 (j = i), 0 (j > i)
+//   K_jj = m g (ℓ/2 + ℓ·(number of links below j)),   ω² = eigenvalues of K v = ω² M v.
+Chain MakeChain(int links, Real amplitude, LinearSolverKind solver) {
+  Chain chain;
+  Model& model = chain.model;
+  model = test_support::MakeEmptyModel();
+  model.options.gravity = Vec3(0, 0, -kGravity);
+  model.options.solver.linear_solver = solver;
+  const Real l = chain.link_length;
+  const Real m = chain.link_mass;
+  const Vec3 half(0.02, 0.02, l / 2);
+  const Real inertia_c = ShapeUnitInertia(test_support::Box(half), m)(1, 1);
+
+  // normal modes of the linearized chain
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(links, links);
+  for (int i = 0; i < links; ++i) {
+    for (int j = 0; j < i; ++j) a(i, j) = l;
+    a(i, i) = l / 2;
+  }
+  const Eigen::MatrixXd M =
+      m * a.transpose() * a + inertia_c * Eigen::MatrixXd::Identity(links, links);
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(links, links);
+  for (int j = 0; j < links; ++j) K(j, j) = m * kGravity * (l / 2 + l * (links - 1 - j));
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> modes(K, M);
+  chain.omega = std::sqrt(modes.eigenvalues()(0));
+  Eigen::VectorXd shape = modes.eigenvectors().col(0);
+  shape *= amplitude / shape(0);
+
+  // joints defined with the chain hanging straight down (joint coordinate 0 at rest) ...
+  std::vector<Vec3> anchors;
+  for (int i = 0; i < links; ++i) {
+    anchors.push_back(Vec3(0, 0, 2.5 - i * l));
+    test_support::AddBody(&model, &chain.state, "link" + std::to_string(i), test_support::Box(half),
+                          m, Pose{anchors[i] - Vec3(0, 0, l / 2), Quat::Identity()});
+  }
+  for (int i = 0; i < links; ++i) {
+    test_support::AddJoint(&model, chain.state, JointType::kRevolute, i == 0 ? kWorldBody : i - 1,
+                           i, anchors[i], Vec3::UnitY());
+  }
+  // ... then the links posed along the mode shape
+  Vec3 joint(0, 0, 2.5);
+  for (int i = 0; i < links; ++i) {
+    const Quat q(Eigen::AngleAxisd(shape(i), Vec3::UnitY()));
+    const Vec3 down = q * Vec3(0, 0, -1);
+    chain.state.body_X_WB[i] = Pose{joint + down * (l / 2), q};
+    joint += down * l;
+  }
+  return chain;
+}
+
+
+// Period from the zero crossings of a sampled signal (linear interpolation between samples).
+Real MeasurePeriod(const std::vector<Real>& signal, Real dt) {
+  std::vector<Real> crossings;
+  for (std::size_t k = 1; k < signal.size(); ++k) {
+    if ((signal[k - 1] < 0) != (signal[k] < 0)) {
+      const Real t = (k - 1 + signal[k - 1] / (signal[k - 1] - signal[k])) * dt;
+      crossings.push_back(t);
+    }
+  }
+  if (crossings.size() < 3) return 0;
+  return 2 * (crossings.back() - crossings.front()) / (crossings.size() - 1);
+}
+
+
+class PendulumChain : public ::testing::TestWithParam<LinearSolverKind> {};
+
+// Small-angle period within 1 % of the analytic lowest mode; joint error < 1e-4 m; the energy
+// never rises above its initial value (backward Euler and the damped Newton only dissipate).
+TEST_P(PendulumChain, PeriodJointErrorAndEnergy) {
+  for (int links : {1, 4}) {
+    SCOPED_TRACE("links = " + std::to_string(links));
+    // 3° keeps the finite-amplitude period correction θ²/16 below 0.02 %
+    Chain chain = MakeChain(links, 3 * kPi / 180, GetParam());
+    auto model = std::make_shared<const Model>(chain.model);
+    auto simulation = Simulation::Create(model, chain.state, "nsn");
+    ASSERT_TRUE(simulation.ok()) << simulation.diagnostics().Format();
+    Simulation& sim = *simulation.value();
+    const Real dt = model->options.solver.dt;
+    const Real period = 2 * kPi / chain.omega;
+    const int steps = static_cast<int>(3.2 * period / dt);
+    const Real energy0 = MechanicalEnergy(*model, sim.state());
+    std::vector<Real> angle;
+    Real max_joint_error = 0;
+    Real max_energy_gain = 0;
+    for (int s = 0; s < steps; ++s) {
+      const StepReport& report = sim.Step();
+      ASSERT_EQ(report.status & kStepNonFinite, 0u) << report.message;
+      max_joint_error = std::max(max_joint_error, report.max_joint_error);
+      max_energy_gain = std::max(max_energy_gain, MechanicalEnergy(*model, sim.state()) - energy0);
+      angle.push_back(nsn::JointCoordinate(*model, 0, Pose{}, sim.state().body_X_WB[0]));
+    }
+    const Real measured = MeasurePeriod(angle, dt);
+    // 1 %: the bound; backward Euler's phase error (ωΔt)²/3 is ~0.1 % here
+    EXPECT_NEAR(measured, period, 0.01 * period) << "analytic " << period << " s";
+    EXPECT_LT(max_joint_error, 1e-4);
+    // 1e-9 J: round-off of the energy sum; any real gain is orders of magnitude larger
+    EXPECT_LT(max_energy_gain, 1e-9);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(InnerSolvers, PendulumChain,
+                         ::testing::Values(LinearSolverKind::kPcr, LinearSolverKind::kPcg,
+                                           LinearSolverKind::kGaussSeidel,
+                                           LinearSolverKind::kDirect),
+                         [](const auto& info) {
+                           return std::string(LinearSolverName(info.param));
+                         });
+
+
+// Dense Jacobian row over the generalized velocity (6 per body, 3 per particle).
+Eigen::VectorXd DenseRow(const nsn::Row& row, int bodies, int dofs) {
+  Eigen::VectorXd dense = Eigen::VectorXd::Zero(dofs);
+  for (const nsn::RowEnd& e : row.end) {
+    if (e.block < 0) continue;
+    if (e.block < bodies) {
+      dense.segment<3>(6 * e.block) += e.lin;
+      dense.segment<3>(6 * e.block + 3) += e.ang;
+    } else {
+      dense.segment<3>(6 * bodies + 3 * (e.block - bodies)) += e.lin;
+    }
+  }
+  return dense;
+}
+
+
+// Every joint type, limits, a drive and a contact: the assembled rows J must be the derivative
+// of the residual h with respect to u, and C·Δt its derivative with respect to λ (eq. (77)).
+TEST(NewtonResidual, JacobiansMatchCentralDifferences) {
+  Model model = test_support::MakeEmptyModel();
+  State state;
+  const auto box = test_support::Box(Vec3(0.1, 0.15, 0.2));
+  const Quat tilt(Eigen::AngleAxisd(0.3, Vec3(1, 2, 3).normalized()));
+  for (int b = 0; b < 6; ++b) {
+    test_support::AddBody(&model, &state, "b" + std::to_string(b), box, 1 + b,
+                          Pose{Vec3(0.5 * b, 0.1 * b, 1.0), tilt});
+  }
+  test_support::AddParticle(&model, &state, "p", 0.5, 0.05, Vec3(3, 0, 0.05));
+  const Vec3 axis = Vec3(0.2, 1, 0.1).normalized();
+  int j = test_support::AddJoint(&model, state, JointType::kRevolute, kWorldBody, 0,
+                                 Vec3(0, 0, 1.2), axis);
+  model.joint_limited[j] = 1;
+  model.joint_lower[j] = -0.01;
+  model.joint_upper[j] = 0.02;
+  model.joint_drive[j] = {50, 2, 0.01, 0.1};
+  j = test_support::AddJoint(&model, state, JointType::kPrismatic, 0, 1, Vec3(0.3, 0, 1), axis);
+  model.joint_limited[j] = 1;
+  model.joint_lower[j] = -0.05;
+  model.joint_upper[j] = 0.05;
+  model.joint_drive[j] = {100, 5, 0.02, 0};
+  test_support::AddJoint(&model, state, JointType::kFixed, 1, 2, Vec3(0.8, 0.2, 1));
+  test_support::AddJoint(&model, state, JointType::kBall, 2, 3, Vec3(1.2, 0.2, 1));
+  j = test_support::AddJoint(&model, state, JointType::kContinuous, 3, 4, Vec3(1.8, 0.4, 1), axis);
+  model.joint_compliance[j] = 1e-4;
+
+  // a contact between body 5 and the particle, and one against the world
+  Contacts contacts;
+  Contact c;
+  c.a.body = 5;
+  c.a.p_B = Vec3(0.1, -0.05, -0.2);
+  c.b.particle = 0;
+  c.normal_W = Vec3(0.1, 0.2, 1).normalized();
+  c.thickness = 0.05;
+  contacts.items.push_back(c);
+  c.b = ContactSide{};
+  c.b.p_B = Vec3(2.6, 0.5, 0.7);
+  contacts.items.push_back(c);
+
+  nsn::NewtonSystem system;
+  const Real dt = 1.0 / 120;
+  system.Begin(model, state, MakeControl(model), contacts, dt);
+  const int dofs = system.dof_count();
+  std::mt19937 random(7);
+  std::uniform_real_distribution<Real> small(-0.2, 0.2);
+  Eigen::VectorXd u(dofs), lambda(system.row_count());
+  for (int k = 0; k < dofs; ++k) u(k) = small(random);
+  // positive multipliers keep FB away from its non-differentiable origin
+  for (int i = 0; i < system.row_count(); ++i) lambda(i) = 5 + 10 * std::abs(small(random));
+  system.SetLambda(lambda);
+  system.SetVelocity(u);
+  system.Assemble();
+  const std::vector<nsn::Row> rows = system.rows();
+  const Eigen::VectorXd c_diag = system.compliance_diagonal();
+
+  const Real h = 1e-7;
+  int checked = 0;
+  for (int i = 0; i < system.row_count(); ++i) {
+    // friction rows use the lagged W (a fixed point, not a derivative): not checked here
+    if (system.row_type(i) == nsn::RowType::kFriction) continue;
+    const Eigen::VectorXd analytic = DenseRow(rows[i], model.body_count(), dofs);
+    Eigen::VectorXd numeric(dofs);
+    for (int k = 0; k < dofs; ++k) {
+      Eigen::VectorXd up = u, down = u;
+      up(k) += h;
+      down(k) -= h;
+      system.SetVelocity(up);
+      system.Assemble();
+      const Real plus = system.residual_h()(i);
+      system.SetVelocity(down);
+      system.Assemble();
+      numeric(k) = (plus - system.residual_h()(i)) / (2 * h);
+    }
+    // J is evaluated at the current lever arms and G(q⁻) is linear in ω, so the agreement is
+    // O(Δt·|ω|) ≈ 2e-3 relative at these velocities, not round-off
+    EXPECT_LT((analytic - numeric).norm(), 5e-3 * (1 + analytic.norm()))
+        << "row " << i << "\nanalytic " << analytic.transpose() << "\nnumeric  "
+        << numeric.transpose();
+    system.SetVelocity(u);
+    Eigen::VectorXd lam_up = lambda, lam_down = lambda;
+    lam_up(i) += h;
+    lam_down(i) -= h;
+    system.SetLambda(lam_up);
+    system.Assemble();
+    const Real plus = system.residual_h()(i);
+    system.SetLambda(lam_down);
+    system.Assemble();
+    const Real d_lambda = (plus - system.residual_h()(i)) / (2 * h);
+    system.SetLambda(lambda);
+    EXPECT_NEAR(d_lambda, c_diag(i) * dt, 1e-6 * (1 + std::abs(d_lambda))) << "row " << i;
+    ++checked;
+  }
+  EXPECT_GE(checked, 30);
+}
+
+}  // namespace
+}  // namespace sim
