@@ -1,8 +1,9 @@
 // contact-sim: the headless front-end (architecture §5). Wiring only: each subcommand parses its
 // flags and calls the engine, io or render libraries.
 //
-// Exit codes: 0 success; 1 bad input (a file with errors, a scene that does not load, a device
-// failure); 2 usage errors and subcommands not available in this version.
+// Exit codes: 0 success; 1 bad input (a file with errors, a scene that does not load, a
+// non-finite simulation, a device failure); 2 usage errors and features not available in this
+// version.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli/simulate_commands.h"
 #include "engine/io/file_check.h"
 #include "engine/io/scene_catalog.h"
 #include "engine/io/scene_file.h"
@@ -21,9 +23,12 @@
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitInputError = 1;
-constexpr int kExitUsage = 2;
+using sim::cli::kExitInputError;
+using sim::cli::kExitOk;
+using sim::cli::kExitUsage;
+
+// step and repeat counts beyond this are typos (a billion steps is days of simulation)
+constexpr int kMaxCount = 1000000000;
 
 // `scenes`: one line per shipped scene
 int RunScenes(const std::string& argv0, const std::string& scenes_dir_flag) {
@@ -76,13 +81,9 @@ struct RenderOptions {
 };
 
 
-// `render`: the scene through the offscreen Vulkan renderer into a PNG (no window or display)
+// `render`: the scene (after --steps of its own solver) through the offscreen Vulkan renderer
+// into a PNG (no window or display)
 int RunRender(const RenderOptions& options) {
-  if (options.steps > 0) {
-    std::cerr << "contact-sim render: --steps is not available yet (stepping lands with the "
-                 "engine solver)\n";
-    return kExitUsage;
-  }
   if (options.view != "shaded") {
     std::cerr << "contact-sim render: --view " << options.view
               << " is not available yet (only 'shaded')\n";
@@ -92,30 +93,29 @@ int RunRender(const RenderOptions& options) {
   std::fputs(scene.diagnostics().Format().c_str(), stderr);
   if (!scene.ok()) return kExitInputError;
   const sim::Model& model = *scene->model;
+  sim::State state = scene->initial_state;
+  if (options.steps > 0) {
+    const int code = sim::cli::SimulateScene(scene.value(), options.steps, &state);
+    if (code != kExitOk) return code;
+  }
   try {
     sim::render::OffscreenRenderer renderer(options.width, options.height, options.samples);
-    const sim::render::Image image =
-        renderer.Render(sim::MakeVisualFrame(model, scene->initial_state),
-                        sim::OrbitCamera(model.camera, model.options.up));
+    const sim::render::Image image = renderer.Render(
+        sim::MakeVisualFrame(model, state), sim::OrbitCamera(model.camera, model.options.up));
     std::string error;
     if (!sim::render::WritePng(options.out, image, &error,
                                {{"Software", "contact-sim render"}, {"Scene", options.scene}})) {
       std::cerr << options.out << ": error: " << error << "\n";
       return kExitInputError;
     }
-    std::printf("%s: %dx%d, %zu shapes, device %s\n", options.out.c_str(), image.width,
-                image.height, model.shape_geometry.size(), renderer.device_name().c_str());
+    std::printf("%s: %dx%d, %zu shapes, t = %.6g s, device %s\n", options.out.c_str(), image.width,
+                image.height, model.shape_geometry.size(), state.time,
+                renderer.device_name().c_str());
   } catch (const std::exception& e) {
     std::cerr << "contact-sim: error: " << e.what() << "\n";
     return kExitInputError;
   }
   return kExitOk;
-}
-
-
-int NotAvailableYet(const std::string& subcommand, const std::string& what) {
-  std::cerr << "contact-sim " << subcommand << ": not available yet (" << what << ")\n";
-  return kExitUsage;
 }
 
 }  // namespace
@@ -128,35 +128,57 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "contact-sim " SIM_VERSION);
 
-  // run / compare / bench: the flags of the stable contract, parsed now so scripts can be written
-  std::string scene, solver = "nsn", backend = "cpu", report, trajectory, solvers, csv;
-  std::vector<std::string> sets, bench_scenes;
-  int steps = 0, repeat = 1;
-  double duration = 0, dt = 0;
+  // run: one solver on one scene
+  sim::cli::RunOptions run_options;
   CLI::App* run = app.add_subcommand("run", "simulate a scene headless and report");
-  run->add_option("scene", scene, "scene file")->required();
-  run->add_option("--solver", solver, "solver name (nsn, pgs, primal, dual, add, pbti, lcp)");
-  run->add_option("--backend", backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
-  run->add_option("--steps", steps, "number of steps");
-  run->add_option("--duration", duration, "simulated time [s]");
-  run->add_option("--dt", dt, "time step [s]");
-  run->add_option("--set", sets, "override PATH=VALUE (repeatable)");
-  run->add_option("--report", report, "write the JSON report here");
-  run->add_option("--trajectory", trajectory, "write body trajectories (CSV) here");
+  run->add_option("scene", run_options.scene, "scene file")->required();
+  run->add_option("--solver", run_options.solver,
+                  "solver name (nsn, pgs, primal, dual, add, pbti, lcp); default: the scene's");
+  run->add_option("--backend", run_options.backend, "cpu or cuda (cuda falls back to cpu)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  CLI::Option* run_steps = run->add_option("--steps", run_options.steps, "number of steps")
+                               ->check(CLI::Range(1, kMaxCount));
+  run->add_option("--duration", run_options.duration, "simulated time [s] (default 1)")
+      ->check(CLI::Range(1e-6, 1e6))
+      ->excludes(run_steps);
+  CLI::Option* run_dt = run->add_option("--dt", run_options.dt, "time step [s], (0, 0.1]");
+  run->add_option("--set", run_options.sets,
+                  "override PATH=VALUE (repeatable), e.g. solver.ncp=min")
+      ->allow_extra_args(false);
+  run->add_option("--report", run_options.report, "write the JSON report here");
+  run->add_option("--trajectory", run_options.trajectory, "write body trajectories (CSV) here");
 
+  // compare: several solver configs in lockstep
+  sim::cli::CompareOptions compare_options;
   CLI::App* compare = app.add_subcommand("compare", "step several solvers in lockstep");
-  compare->add_option("scene", scene, "scene file")->required();
-  compare->add_option("--solvers", solvers, "comma-separated solver names")->required();
-  compare->add_option("--steps", steps, "number of steps");
-  compare->add_option("--report", report, "write the JSON report here");
+  compare->add_option("scene", compare_options.scene, "scene file")->required();
+  compare
+      ->add_option("--solvers", compare_options.solvers,
+                   "comma-separated configs: NAME or NAME:KEY=VALUE;KEY=VALUE "
+                   "(e.g. nsn,nsn:linear_solver=jacobi;ncp=min)")
+      ->required();
+  compare->add_option("--steps", compare_options.steps, "number of steps (default: 1 s)")
+      ->check(CLI::Range(1, kMaxCount));
+  compare->add_option("--set", compare_options.sets, "override PATH=VALUE for every config")
+      ->allow_extra_args(false);
+  compare->add_option("--report", compare_options.report, "write the JSON report here");
 
-  CLI::App* bench = app.add_subcommand("bench", "time solvers on scenes (medians, ratios)");
-  bench->add_option("scenes", bench_scenes, "scene files")->required();
-  bench->add_option("--solvers", solvers, "comma-separated solver names");
-  bench->add_option("--backend", backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
-  bench->add_option("--steps", steps, "steps per repeat");
-  bench->add_option("--repeat", repeat, "repeats");
-  bench->add_option("--csv", csv, "write results as CSV here");
+  // bench: warm-up, then repeated timed runs from the saved state
+  sim::cli::BenchOptions bench_options;
+  CLI::App* bench = app.add_subcommand("bench", "time solvers on scenes (median, p95, min)");
+  bench->add_option("scenes", bench_options.scenes, "scene files")->required();
+  bench->add_option("--solvers", bench_options.solvers, "configs as in compare (default: scene's)");
+  bench->add_option("--backend", bench_options.backend, "cpu or cuda (cuda falls back to cpu)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  bench->add_option("--steps", bench_options.steps, "timed steps per repeat (default 120)")
+      ->check(CLI::Range(1, kMaxCount));
+  bench->add_option("--repeat", bench_options.repeat, "repeats (default 5)")
+      ->check(CLI::Range(1, kMaxCount));
+  bench->add_option("--warmup", bench_options.warmup, "untimed warm-up steps (default 60)")
+      ->check(CLI::Range(0, kMaxCount));
+  bench->add_option("--set", bench_options.sets, "override PATH=VALUE for every config")
+      ->allow_extra_args(false);
+  bench->add_option("--csv", bench_options.csv, "write results as CSV here");
 
   RenderOptions render_options;
   CLI::App* render = app.add_subcommand("render", "render a scene offscreen to a PNG (no display)");
@@ -168,7 +190,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(16, 8192));
   render->add_option("--samples", render_options.samples, "MSAA samples (1, 2, 4, 8)")
       ->check(CLI::IsMember({1, 2, 4, 8}));
-  render->add_option("--steps", render_options.steps, "simulate N steps before rendering");
+  render->add_option("--steps", render_options.steps, "simulate N steps before rendering")
+      ->check(CLI::Range(0, kMaxCount));
   render->add_option("--view", render_options.view, "shaded, strain, contacts or structure")
       ->check(CLI::IsMember({"shaded", "strain", "contacts", "structure"}));
 
@@ -196,9 +219,11 @@ int main(int argc, char** argv) {
   if (*scenes) return RunScenes(argv[0], scenes_dir);
   if (*check) return RunCheck(check_files);
   if (*render) return RunRender(render_options);
-  if (*run) return NotAvailableYet("run", "the engine solver lands with the engine-core issue");
-  if (*compare)
-    return NotAvailableYet("compare", "the engine solvers land with the engine-core issue");
-  if (*bench) return NotAvailableYet("bench", "benchmarks need the engine solvers");
+  if (*run) {
+    run_options.dt_given = run_dt->count() > 0;
+    return sim::cli::RunSimulation(run_options);
+  }
+  if (*compare) return sim::cli::RunCompare(compare_options);
+  if (*bench) return sim::cli::RunBench(bench_options);
   return kExitUsage;
 }

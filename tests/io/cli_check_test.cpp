@@ -89,9 +89,10 @@ TEST(CliScenesTest, ListsTheDefaultScene) {
 }
 
 
-TEST(CliTest, SubcommandsNotYetAvailableExitTwo) {
-  EXPECT_EQ(RunContactSim("run " + kScenes + "default.json --steps 10").exit_code, 2);
+TEST(CliTest, UsageErrorsExitTwo) {
   EXPECT_EQ(RunContactSim("frobnicate").exit_code, 2);
+  EXPECT_EQ(RunContactSim("run " + kScenes + "default.json --steps 0").exit_code, 2);
+  EXPECT_EQ(RunContactSim("run " + kScenes + "default.json --steps 3 --duration 1").exit_code, 2);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // `contact-sim render` as a user runs it, without a display: renders scenes/default.json to a PNG,
 // then checks the picture against the scene's own camera math: every shape's centre shows that
-// shape's colour and not the sky, and the open ground differs from the sky. Skips without a Vulkan
-// driver.
+// shape's colour and not the sky, and the open ground differs from the sky; with --steps, renders
+// the simulated state. Skips without a Vulkan driver.
 
 #include <algorithm>
 #include <cmath>
@@ -137,6 +137,36 @@ TEST(RenderCli, DefaultSceneShowsEveryShapeWhereTheCameraProjectsIt) {
   const auto ground_pixel = camera.ProjectToPixel(ground_point, kWidth, kHeight);
   ASSERT_TRUE(ground_pixel.has_value());
   EXPECT_GT(ColorDistance(PixelAt(image, *ground_pixel), sky), kGroundDifferent);
+  std::remove(out.c_str());
+}
+
+
+TEST(RenderCli, StepsSimulateBeforeRendering) {
+  // 10 steps of the scene's dt: the render shows the state at t = 10 dt, not the initial one
+  const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
+  const std::string out = ::testing::TempDir() + "/render_cli_steps.png";
+  std::remove(out.c_str());
+  const CommandResult result =
+      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
+                     "/bin/contact-sim render " + scene_path + " --steps 10 --out " + out +
+                     " --width 320 --height 200",
+                 out + ".log");
+  if (result.exit_code != 0 && result.output.find("no Vulkan driver found") != std::string::npos) {
+    GTEST_SKIP() << result.output;
+  }
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  Expected<io::Scene> scene = io::LoadScene(scene_path);
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  char time[64];
+  std::snprintf(time, sizeof(time), "t = %.6g s", 10 * scene->model->options.solver.dt);
+  EXPECT_NE(result.output.find(time), std::string::npos) << result.output;
+
+  Image image;
+  std::string error;
+  ASSERT_TRUE(ReadPng(out, &image, &error)) << out << ": " << error;
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 200);
+  EXPECT_GT(PixelStdDev(image), kMinStdDev);
   std::remove(out.c_str());
 }
 

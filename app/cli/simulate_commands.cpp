@@ -1,0 +1,338 @@
+#include "app/cli/simulate_commands.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "engine/io/overrides.h"
+#include "engine/io/run_report.h"
+#include "engine/solvers/solver.h"
+#include "engine/step/pipeline.h"
+
+namespace sim::cli {
+
+namespace {
+
+// steps closer than this to a whole number are that number (1 s / (1/120 s) is 120, not 121)
+constexpr double kStepRounding = 1e-9;
+
+// the scene, or nullopt after printing why it did not load
+std::optional<io::Scene> LoadOrReport(const std::string& path) {
+  Expected<io::Scene> scene = io::LoadScene(path);
+  std::fputs(scene.diagnostics().Format().c_str(), stderr);
+  if (!scene.ok()) return std::nullopt;
+  return std::move(scene.value());
+}
+
+
+// a copy of `base` with --dt, --set and the config applied; null after printing the errors
+std::shared_ptr<const Model> ConfiguredModel(const Model& base, const RunOptions* run,
+                                             const std::vector<std::string>& sets,
+                                             const io::SolverConfig* config) {
+  auto model = std::make_shared<Model>(base);
+  Diagnostics diagnostics;
+  if (run != nullptr && run->dt_given) {
+    char value[32];
+    std::snprintf(value, sizeof(value), "%.17g", run->dt);
+    diagnostics.Append(
+        io::ApplyOverride("solver.dt", value, "--dt " + std::string(value), model.get()));
+  }
+  for (const std::string& assignment : sets) {
+    diagnostics.Append(io::ApplyOverride(assignment, model.get()));
+  }
+  if (config != nullptr) diagnostics.Append(io::ApplySolverConfig(*config, model.get()));
+  if (run != nullptr && !run->solver.empty()) model->options.solver.name = run->solver;
+  std::fputs(diagnostics.Format().c_str(), stderr);
+  if (diagnostics.has_errors()) return nullptr;
+  return model;
+}
+
+
+// the simulation, or null after printing why the solver could not be made
+std::unique_ptr<Simulation> CreateOrReport(std::shared_ptr<const Model> model,
+                                           const State& initial_state) {
+  const std::string name = model->options.solver.name;
+  Expected<std::unique_ptr<Simulation>> simulation =
+      Simulation::Create(std::move(model), initial_state, name);
+  std::fputs(simulation.diagnostics().Format().c_str(), stderr);
+  if (!simulation.ok()) return nullptr;
+  return std::move(simulation.value());
+}
+
+
+// this build has no CUDA solver: say so once and run on the CPU
+std::string EffectiveBackend(const std::string& requested, const char* subcommand) {
+  if (requested == "cuda") {
+    std::fprintf(stderr,
+                 "contact-sim %s: note: no CUDA solver in this build yet; running on the cpu "
+                 "backend\n",
+                 subcommand);
+  }
+  return "cpu";
+}
+
+
+// steps for `duration` seconds of `dt` (at least one)
+int StepsFor(double duration, double dt) {
+  return std::max(1, static_cast<int>(std::ceil(duration / dt - kStepRounding)));
+}
+
+
+// first dynamic body (the one compare tracks), or -1
+int FirstDynamicBody(const Model& model) {
+  for (int b = 0; b < model.body_count(); ++b) {
+    if (!model.body_static[b]) return b;
+  }
+  return -1;
+}
+
+
+bool WriteOrReport(const std::string& path, const std::string& text) {
+  std::string error;
+  if (io::WriteTextFile(path, text, &error)) return true;
+  std::cerr << path << ": error: cannot write: " << error << "\n";
+  return false;
+}
+
+
+// the configs of --solvers, or nullopt after printing the errors
+std::optional<std::vector<io::SolverConfig>> ParseConfigsOrReport(const std::string& list) {
+  Expected<std::vector<io::SolverConfig>> configs = io::ParseSolverConfigs(list);
+  std::fputs(configs.diagnostics().Format().c_str(), stderr);
+  if (!configs.ok()) return std::nullopt;
+  return std::move(configs.value());
+}
+
+
+void PrintRunSummary(const std::string& scene, const io::RunResult& run) {
+  const io::StepLog& log = run.log;
+  const SolverSettings& s = run.model->options.solver;
+  std::printf("%s: %s (%s), %d steps of %.6g s, t = %.6g s\n", scene.c_str(), run.label.c_str(),
+              run.backend.c_str(), log.steps, s.dt, run.final_state.time);
+  std::printf("  step ms: median %.4f, p95 %.4f (collision %.4f, assembly %.4f, solve %.4f)\n",
+              io::Median(log.step_ms), io::Percentile(log.step_ms, 95),
+              io::Median(log.collision_ms), io::Median(log.assembly_ms), io::Median(log.solve_ms));
+  std::printf("  status: %s\n", log.status.ToString().c_str());
+  std::printf(
+      "  final residual %.3g (max %.3g), max penetration %.3g m, energy drift %.3g, contacts max "
+      "%d\n",
+      log.final_residual_last, log.final_residual_max, log.max_penetration,
+      io::EnergyDriftRelative(*run.model, run.initial_state, run.final_state), log.contacts_max);
+}
+
+}  // namespace
+
+
+int RunSimulation(const RunOptions& options) {
+  std::optional<io::Scene> scene = LoadOrReport(options.scene);
+  if (!scene) return kExitInputError;
+  std::shared_ptr<const Model> model =
+      ConfiguredModel(*scene->model, &options, options.sets, nullptr);
+  if (!model) return kExitUsage;
+  const std::string backend = EffectiveBackend(options.backend, "run");
+  std::unique_ptr<Simulation> simulation = CreateOrReport(model, scene->initial_state);
+  if (!simulation) return kExitUsage;
+
+  // the trajectory file opens before stepping so a bad path fails fast
+  io::TrajectoryWriter trajectory;
+  std::string error;
+  if (!options.trajectory.empty() && !trajectory.Open(options.trajectory, &error)) {
+    std::cerr << options.trajectory << ": error: cannot write: " << error << "\n";
+    return kExitInputError;
+  }
+
+  // step and record
+  io::RunResult run;
+  run.label = model->options.solver.name;
+  run.backend = backend;
+  run.model = model;
+  run.initial_state = simulation->state();
+  const int steps =
+      options.steps > 0 ? options.steps : StepsFor(options.duration, model->options.solver.dt);
+  for (int i = 0; i < steps; ++i) {
+    run.log.Add(simulation->Step());
+    if (!options.trajectory.empty()) trajectory.Append(*model, simulation->state());
+  }
+  run.final_state = simulation->state();
+
+  // outputs
+  PrintRunSummary(options.scene, run);
+  if (!trajectory.Close(&error)) {
+    std::cerr << options.trajectory << ": error: " << error << "\n";
+    return kExitInputError;
+  }
+  if (!options.report.empty() &&
+      !WriteOrReport(options.report, io::RunReportJson(options.scene, run))) {
+    return kExitInputError;
+  }
+  if (run.log.status.non_finite > 0) {
+    std::fprintf(stderr, "%s: error: %d non-finite step(s): %s\n", options.scene.c_str(),
+                 run.log.status.non_finite, run.log.last.message.c_str());
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
+
+int RunCompare(const CompareOptions& options) {
+  std::optional<io::Scene> scene = LoadOrReport(options.scene);
+  if (!scene) return kExitInputError;
+  std::optional<std::vector<io::SolverConfig>> configs = ParseConfigsOrReport(options.solvers);
+  if (!configs) return kExitUsage;
+
+  // one simulation per config, all from the scene's initial state
+  std::vector<std::unique_ptr<Simulation>> simulations;
+  std::vector<io::RunResult> runs;
+  for (const io::SolverConfig& config : *configs) {
+    std::shared_ptr<const Model> model =
+        ConfiguredModel(*scene->model, nullptr, options.sets, &config);
+    if (!model) return kExitUsage;
+    std::unique_ptr<Simulation> simulation = CreateOrReport(model, scene->initial_state);
+    if (!simulation) return kExitUsage;
+    io::RunResult run;
+    run.label = config.label.empty() ? model->options.solver.name : config.label;
+    run.model = model;
+    run.initial_state = simulation->state();
+    runs.push_back(std::move(run));
+    simulations.push_back(std::move(simulation));
+  }
+
+  // lockstep: step i of every config before step i + 1
+  const int steps = options.steps > 0
+                        ? options.steps
+                        : StepsFor(1.0, simulations.front()->model().options.solver.dt);
+  for (int i = 0; i < steps; ++i) {
+    for (std::size_t c = 0; c < simulations.size(); ++c) runs[c].log.Add(simulations[c]->Step());
+  }
+  for (std::size_t c = 0; c < simulations.size(); ++c) {
+    runs[c].final_state = simulations[c]->state();
+  }
+
+  // table: one line per config; the tracked body's distance is from the first config's
+  const Model& model = *scene->model;
+  const int body = FirstDynamicBody(model);
+  std::printf("%s: %d steps in lockstep; position of body '%s'\n", options.scene.c_str(), steps,
+              body >= 0 ? model.body_name[body].c_str() : "(none)");
+  std::printf("%-32s %10s %12s %12s  %-28s %-32s %10s\n", "config", "ms_median", "max_pen_m",
+              "residual_max", "status", "position", "distance");
+  int nonfinite = 0;
+  for (const io::RunResult& run : runs) {
+    const io::StepLog& log = run.log;
+    nonfinite += log.status.non_finite;
+    char position[96] = "-";
+    char distance[32] = "-";
+    if (body >= 0) {
+      const Vec3& p = run.final_state.body_X_WB[body].p;
+      std::snprintf(position, sizeof(position), "%.4f %.4f %.4f", p.x(), p.y(), p.z());
+      std::snprintf(distance, sizeof(distance), "%.3g",
+                    (p - runs.front().final_state.body_X_WB[body].p).norm());
+    }
+    std::printf("%-32s %10.4f %12.3g %12.3g  %-28s %-32s %10s\n", run.label.c_str(),
+                io::Median(log.step_ms), log.max_penetration, log.final_residual_max,
+                log.status.ToString().c_str(), position, distance);
+  }
+
+  if (!options.report.empty() &&
+      !WriteOrReport(options.report, io::CompareReportJson(options.scene, runs))) {
+    return kExitInputError;
+  }
+  return nonfinite > 0 ? kExitInputError : kExitOk;
+}
+
+
+int RunBench(const BenchOptions& options) {
+  std::optional<std::vector<io::SolverConfig>> configs = ParseConfigsOrReport(options.solvers);
+  if (!configs) return kExitUsage;
+  const std::string backend = EffectiveBackend(options.backend, "bench");
+
+  std::string csv =
+      "scene,solver,backend,threads,steps,repeat,newton_iterations,linear_iterations,"
+      "contacts_median,ms_min,ms_median,ms_p95,collision_ms_median,assembly_ms_median,"
+      "solve_ms_median,status\n";
+  // column widths fit the longest scene path and config label
+  int scene_width = 5;
+  int label_width = 6;
+  for (const std::string& path : options.scenes) {
+    scene_width = std::max(scene_width, static_cast<int>(path.size()));
+  }
+  for (const io::SolverConfig& config : *configs) {
+    label_width = std::max(label_width, static_cast<int>(config.label.size()));
+  }
+  std::printf("%-*s  %-*s %10s %9s %10s %10s %10s  %s\n", scene_width, "scene", label_width,
+              "solver", "iters", "contacts", "ms_median", "ms_p95", "ms_min", "status");
+  int exit_code = kExitOk;
+  for (const std::string& path : options.scenes) {
+    std::optional<io::Scene> scene = LoadOrReport(path);
+    if (!scene) {
+      exit_code = kExitInputError;
+      continue;
+    }
+    for (const io::SolverConfig& config : *configs) {
+      std::shared_ptr<const Model> model =
+          ConfiguredModel(*scene->model, nullptr, options.sets, &config);
+      if (!model) return kExitUsage;
+      std::unique_ptr<Simulation> simulation = CreateOrReport(model, scene->initial_state);
+      if (!simulation) return kExitUsage;
+      const std::string label = config.label.empty() ? model->options.solver.name : config.label;
+
+      // warm up to a typical state, then time every repeat from that same state
+      bool finite = true;
+      for (int i = 0; i < options.warmup; ++i) {
+        finite &= (simulation->Step().status & kStepNonFinite) == 0;
+      }
+      const State saved = simulation->state();
+      io::StepLog log;
+      for (int r = 0; r < options.repeat; ++r) {
+        simulation->set_state(saved);
+        for (int i = 0; i < options.steps; ++i) log.Add(simulation->Step());
+        // a fast but wrong run fails (style §3.9)
+        finite &= IsFinite(simulation->state());
+      }
+      finite &= log.status.non_finite == 0;
+      if (!finite) exit_code = kExitInputError;
+
+      // one row
+      const SolverSettings& s = model->options.solver;
+      const char* status = finite ? "ok" : "FAILED";
+      char iterations[32];
+      std::snprintf(iterations, sizeof(iterations), "%dx%d", s.newton_iterations,
+                    s.linear_iterations);
+      std::printf("%-*s  %-*s %10s %9.0f %10.4f %10.4f %10.4f  %s\n", scene_width, path.c_str(),
+                  label_width, label.c_str(), iterations, io::Median(log.contacts),
+                  io::Median(log.step_ms), io::Percentile(log.step_ms, 95),
+                  io::Minimum(log.step_ms), status);
+      std::fflush(stdout);
+      char numbers[512];
+      std::snprintf(numbers, sizeof(numbers), "%d,%d,%d,%d,%d,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s",
+                    1, options.steps, options.repeat, s.newton_iterations, s.linear_iterations,
+                    io::Median(log.contacts), io::Minimum(log.step_ms), io::Median(log.step_ms),
+                    io::Percentile(log.step_ms, 95), io::Median(log.collision_ms),
+                    io::Median(log.assembly_ms), io::Median(log.solve_ms), status);
+      csv += io::CsvField(path) + "," + io::CsvField(label) + "," + backend + "," + numbers + "\n";
+    }
+  }
+
+  if (!options.csv.empty() && !WriteOrReport(options.csv, csv)) return kExitInputError;
+  return exit_code;
+}
+
+
+int SimulateScene(const io::Scene& scene, int steps, State* state) {
+  std::unique_ptr<Simulation> simulation = CreateOrReport(scene.model, scene.initial_state);
+  if (!simulation) return kExitUsage;
+  io::StatusCounts status;
+  for (int i = 0; i < steps; ++i) status.Add(simulation->Step().status);
+  if (status.non_finite > 0) {
+    std::fprintf(stderr, "%s: warning: %d non-finite step(s); rendering the last good state\n",
+                 scene.path.c_str(), status.non_finite);
+  }
+  *state = simulation->state();
+  return kExitOk;
+}
+
+}  // namespace sim::cli

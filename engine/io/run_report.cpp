@@ -1,0 +1,492 @@
+#include "engine/io/run_report.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+namespace sim::io {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// |E_0| below this is treated as zero energy (the drift is then absolute, in J)
+constexpr Real kEnergyFloor = 1e-9;
+
+// pretty JSON with one-line arrays; non-finite numbers become null
+class JsonOut {
+ public:
+  JsonOut() : writer_(buffer_) {
+    writer_.SetIndent(' ', 2);
+    writer_.SetFormatOptions(rapidjson::kFormatSingleLineArray);
+  }
+
+  void Key(const std::string& key) { writer_.Key(key.c_str(), key.size()); }
+  void Number(double value) {
+    if (std::isfinite(value)) {
+      writer_.Double(value);
+    } else {
+      writer_.Null();
+    }
+  }
+  void Int(std::int64_t value) { writer_.Int64(value); }
+  void String(const std::string& value) { writer_.String(value.c_str(), value.size()); }
+  void Bool(bool value) { writer_.Bool(value); }
+  void Vec(const Vec3& v) {
+    writer_.StartArray();
+    for (int i = 0; i < 3; ++i) Number(v[i]);
+    writer_.EndArray();
+  }
+  void QuatWxyz(const Quat& q) {
+    writer_.StartArray();
+    for (double c : {q.w(), q.x(), q.y(), q.z()}) Number(c);
+    writer_.EndArray();
+  }
+  void StartObject() { writer_.StartObject(); }
+  void EndObject() { writer_.EndObject(); }
+  void StartArray() { writer_.StartArray(); }
+  void EndArray() { writer_.EndArray(); }
+
+  std::string Text() const { return std::string(buffer_.GetString(), buffer_.GetSize()) + "\n"; }
+
+ private:
+  rapidjson::StringBuffer buffer_;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer_;
+};
+
+
+std::string HexHash(std::uint64_t hash) {
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+
+void WriteSettings(const SolverSettings& s, JsonOut* out) {
+  out->StartObject();
+  out->Key("name");
+  out->String(s.name);
+  out->Key("dt");
+  out->Number(s.dt);
+  out->Key("newton_iterations");
+  out->Int(s.newton_iterations);
+  out->Key("linear_iterations");
+  out->Int(s.linear_iterations);
+  out->Key("linear_solver");
+  out->String(LinearSolverName(s.linear_solver));
+  out->Key("ncp");
+  out->String(NcpFunctionName(s.ncp));
+  out->Key("preconditioner");
+  out->String(ScalingName(s.preconditioner));
+  out->Key("damping");
+  out->Number(s.damping);
+  out->Key("line_search");
+  out->Bool(s.line_search);
+  out->Key("regularization");
+  out->Number(s.regularization);
+  out->Key("geometric_stiffness");
+  out->Bool(s.geometric_stiffness);
+  out->Key("contact_margin");
+  out->Number(s.contact_margin);
+  out->EndObject();
+}
+
+
+void WriteStatus(const StatusCounts& status, JsonOut* out) {
+  out->StartObject();
+  const std::pair<const char*, int> counts[] = {{"ok", status.ok},
+                                                {"max_iterations", status.max_iterations},
+                                                {"line_search_failed", status.line_search_failed},
+                                                {"non_finite", status.non_finite},
+                                                {"capacity_exceeded", status.capacity_exceeded},
+                                                {"unsupported_pair", status.unsupported_pair}};
+  for (const auto& [name, count] : counts) {
+    out->Key(name);
+    out->Int(count);
+  }
+  out->EndObject();
+}
+
+
+// the last step's Newton history with each iteration's inner residuals
+void WriteConvergence(const StepReport& report, JsonOut* out) {
+  out->StartArray();
+  for (const NewtonIterationRecord& record : report.newton) {
+    out->StartObject();
+    out->Key("normal_error");
+    out->Number(record.normal_error);
+    out->Key("friction_error");
+    out->Number(record.friction_error);
+    out->Key("bilateral_error");
+    out->Number(record.bilateral_error);
+    out->Key("merit");
+    out->Number(record.merit);
+    out->Key("step_size");
+    out->Number(record.step_size);
+    out->Key("linear_residuals");
+    out->StartArray();
+    const int begin = std::max(record.linear_begin, 0);
+    const int end = std::min<int>(begin + std::max(record.linear_count, 0),
+                                  static_cast<int>(report.linear_residuals.size()));
+    for (int i = begin; i < end; ++i) out->Number(report.linear_residuals[i]);
+    out->EndArray();
+    out->EndObject();
+  }
+  out->EndArray();
+}
+
+
+// every section of one run's report except the scene path
+void WriteRunSections(const RunResult& run, JsonOut* out) {
+  const Model& model = *run.model;
+  const StepLog& log = run.log;
+  const SolverSettings& settings = model.options.solver;
+
+  // what ran
+  out->Key("label");
+  out->String(run.label);
+  out->Key("solver");
+  out->String(settings.name);
+  out->Key("backend");
+  out->String(run.backend);
+  out->Key("dt");
+  out->Number(settings.dt);
+  out->Key("steps");
+  out->Int(log.steps);
+  out->Key("time");
+  out->Number(run.final_state.time);
+  out->Key("settings");
+  WriteSettings(settings, out);
+  out->Key("gravity");
+  out->Vec(model.options.gravity);
+
+  // sizes
+  out->Key("counts");
+  out->StartObject();
+  out->Key("bodies");
+  out->Int(model.body_count());
+  out->Key("joints");
+  out->Int(model.joint_count());
+  out->Key("particles");
+  out->Int(model.particle_count());
+  out->Key("tets");
+  out->Int(0);
+  out->Key("contacts_max");
+  out->Int(log.contacts_max);
+  out->Key("contacts_median");
+  out->Number(Median(log.contacts));
+  out->EndObject();
+
+  // stage times pooled over steps
+  out->Key("timing");
+  out->StartObject();
+  out->Key("step_ms_median");
+  out->Number(Median(log.step_ms));
+  out->Key("step_ms_p95");
+  out->Number(Percentile(log.step_ms, 95));
+  out->Key("step_ms_min");
+  out->Number(Minimum(log.step_ms));
+  out->Key("collision_ms_median");
+  out->Number(Median(log.collision_ms));
+  out->Key("assembly_ms_median");
+  out->Number(Median(log.assembly_ms));
+  out->Key("solve_ms_median");
+  out->Number(Median(log.solve_ms));
+  out->EndObject();
+
+  // quality figures
+  out->Key("quality");
+  out->StartObject();
+  out->Key("max_penetration_m");
+  out->Number(log.max_penetration);
+  out->Key("max_joint_error_m");
+  out->Number(log.max_joint_error);
+  out->Key("energy_drift_rel");
+  out->Number(EnergyDriftRelative(model, run.initial_state, run.final_state));
+  out->Key("nonfinite_steps");
+  out->Int(log.status.non_finite);
+  out->Key("final_residual_max");
+  out->Number(log.final_residual_max);
+  out->Key("final_residual_last");
+  out->Number(log.final_residual_last);
+  out->EndObject();
+
+  out->Key("status");
+  WriteStatus(log.status, out);
+
+  out->Key("state_hash");
+  out->StartObject();
+  out->Key("initial");
+  out->String(HexHash(StateHash(run.initial_state)));
+  out->Key("final");
+  out->String(HexHash(StateHash(run.final_state)));
+  out->EndObject();
+
+  // final state by name
+  const State& state = run.final_state;
+  out->Key("bodies");
+  out->StartObject();
+  for (int b = 0; b < model.body_count() && b < static_cast<int>(state.body_X_WB.size()); ++b) {
+    out->Key(model.body_name[b]);
+    out->StartObject();
+    out->Key("position");
+    out->Vec(state.body_X_WB[b].p);
+    out->Key("orientation_wxyz");
+    out->QuatWxyz(state.body_X_WB[b].q);
+    out->Key("linear_velocity");
+    out->Vec(state.body_v_W[b]);
+    out->Key("angular_velocity");
+    out->Vec(state.body_w_W[b]);
+    out->EndObject();
+  }
+  out->EndObject();
+  out->Key("particles");
+  out->StartObject();
+  for (int p = 0; p < model.particle_count() && p < static_cast<int>(state.particle_x_W.size());
+       ++p) {
+    out->Key(model.particle_name[p]);
+    out->StartObject();
+    out->Key("position");
+    out->Vec(state.particle_x_W[p]);
+    out->Key("velocity");
+    out->Vec(state.particle_v_W[p]);
+    out->EndObject();
+  }
+  out->EndObject();
+
+  out->Key("convergence");
+  WriteConvergence(log.last, out);
+}
+
+
+void HashBytes(const void* data, std::size_t size, std::uint64_t* hash) {
+  // FNV-1a 64-bit
+  constexpr std::uint64_t kPrime = 0x100000001b3ull;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < size; ++i) {
+    *hash ^= bytes[i];
+    *hash *= kPrime;
+  }
+}
+
+
+void HashReal(Real value, std::uint64_t* hash) {
+  // +0 and -0 differ in bits but not in physics; fold them
+  if (value == 0) value = 0;
+  HashBytes(&value, sizeof(value), hash);
+}
+
+
+void HashVec(const Vec3& v, std::uint64_t* hash) {
+  for (int i = 0; i < 3; ++i) HashReal(v[i], hash);
+}
+
+}  // namespace
+
+
+double Median(std::vector<double> samples) {
+  if (samples.empty()) return kNaN;
+  const std::size_t mid = samples.size() / 2;
+  std::nth_element(samples.begin(), samples.begin() + mid, samples.end());
+  const double upper = samples[mid];
+  if (samples.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(samples.begin(), samples.begin() + mid);
+  return 0.5 * (lower + upper);
+}
+
+
+double Percentile(std::vector<double> samples, double p) {
+  if (samples.empty()) return kNaN;
+  // nearest rank: the smallest value with at least p% of the samples at or below it
+  const double rank = std::ceil(std::clamp(p, 0.0, 100.0) / 100.0 * samples.size());
+  const std::size_t index = static_cast<std::size_t>(std::max(rank, 1.0)) - 1;
+  std::nth_element(samples.begin(), samples.begin() + index, samples.end());
+  return samples[index];
+}
+
+
+double Minimum(const std::vector<double>& samples) {
+  if (samples.empty()) return kNaN;
+  return *std::min_element(samples.begin(), samples.end());
+}
+
+
+void StatusCounts::Add(std::uint32_t status) {
+  if (status == kStepOk) ++ok;
+  if (status & kStepMaxIterations) ++max_iterations;
+  if (status & kStepLineSearchFailed) ++line_search_failed;
+  if (status & kStepNonFinite) ++non_finite;
+  if (status & kStepCapacityExceeded) ++capacity_exceeded;
+  if (status & kStepUnsupportedPair) ++unsupported_pair;
+}
+
+
+std::string StatusCounts::ToString() const {
+  const std::pair<const char*, int> counts[] = {{"ok", ok},
+                                                {"max_iterations", max_iterations},
+                                                {"line_search_failed", line_search_failed},
+                                                {"non_finite", non_finite},
+                                                {"capacity_exceeded", capacity_exceeded},
+                                                {"unsupported_pair", unsupported_pair}};
+  std::string text;
+  for (const auto& [name, count] : counts) {
+    if (count == 0) continue;
+    text += (text.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
+  }
+  return text.empty() ? "no steps" : text;
+}
+
+
+void StepLog::Add(const StepReport& report) {
+  ++steps;
+  step_ms.push_back(report.total_ms);
+  collision_ms.push_back(report.collision_ms);
+  assembly_ms.push_back(report.assembly_ms);
+  solve_ms.push_back(report.solve_ms);
+  contacts.push_back(report.contact_count);
+  contacts_max = std::max(contacts_max, report.contact_count);
+  // fmax ignores NaN: a rejected step is counted in status.non_finite instead
+  max_penetration = std::fmax(max_penetration, report.max_penetration);
+  max_joint_error = std::fmax(max_joint_error, report.max_joint_error);
+  final_residual_max = std::fmax(final_residual_max, report.final_residual);
+  final_residual_last = report.final_residual;
+  status.Add(report.status);
+  last = report;
+}
+
+
+Real EnergyDriftRelative(const Model& model, const State& initial, const State& final_state) {
+  const Real e0 = MechanicalEnergy(model, initial);
+  const Real e1 = MechanicalEnergy(model, final_state);
+  return (e1 - e0) / std::max(std::abs(e0), kEnergyFloor);
+}
+
+
+std::uint64_t StateHash(const State& state) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a offset basis
+  HashReal(state.time, &hash);
+  HashBytes(&state.step, sizeof(state.step), &hash);
+  for (const Pose& X : state.body_X_WB) {
+    HashVec(X.p, &hash);
+    for (Real c : {X.q.w(), X.q.x(), X.q.y(), X.q.z()}) HashReal(c, &hash);
+  }
+  for (const auto* field :
+       {&state.body_v_W, &state.body_w_W, &state.particle_x_W, &state.particle_v_W}) {
+    for (const Vec3& v : *field) HashVec(v, &hash);
+  }
+  return hash;
+}
+
+
+std::string RunReportJson(const std::string& scene_path, const RunResult& run) {
+  JsonOut out;
+  out.StartObject();
+  out.Key("scene");
+  out.String(scene_path);
+  WriteRunSections(run, &out);
+  out.EndObject();
+  return out.Text();
+}
+
+
+std::string CompareReportJson(const std::string& scene_path, const std::vector<RunResult>& runs) {
+  JsonOut out;
+  out.StartObject();
+  out.Key("scene");
+  out.String(scene_path);
+  out.Key("steps");
+  out.Int(runs.empty() ? 0 : runs.front().log.steps);
+  out.Key("dt");
+  out.Number(runs.empty() ? kNaN : runs.front().model->options.solver.dt);
+  out.Key("configs");
+  out.StartArray();
+  for (const RunResult& run : runs) {
+    out.StartObject();
+    WriteRunSections(run, &out);
+    out.EndObject();
+  }
+  out.EndArray();
+  out.EndObject();
+  return out.Text();
+}
+
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+
+bool WriteTextFile(const std::string& path, const std::string& text, std::string* error) {
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (file == nullptr) {
+    *error = std::strerror(errno);
+    return false;
+  }
+  const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  const bool closed = std::fclose(file) == 0;
+  if (!written || !closed) {
+    *error = "write failed";
+    return false;
+  }
+  return true;
+}
+
+
+TrajectoryWriter::~TrajectoryWriter() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+
+bool TrajectoryWriter::Open(const std::string& path, std::string* error) {
+  file_ = std::fopen(path.c_str(), "wb");
+  if (file_ == nullptr) {
+    *error = std::strerror(errno);
+    return false;
+  }
+  path_ = path;
+  std::fputs("time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", file_);
+  return true;
+}
+
+
+void TrajectoryWriter::Append(const Model& model, const State& state) {
+  if (file_ == nullptr) return;
+  // %.9g keeps nanometre resolution at metre scale without 17-digit rows
+  const auto row = [&](const std::string& name, const Vec3& x, const Quat& q, const Vec3& v,
+                       const Vec3& w) {
+    std::fprintf(file_,
+                 "%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
+                 state.time, CsvField(name).c_str(), x.x(), x.y(), x.z(), q.w(), q.x(), q.y(),
+                 q.z(), v.x(), v.y(), v.z(), w.x(), w.y(), w.z());
+  };
+  for (int b = 0; b < model.body_count(); ++b) {
+    row(model.body_name[b], state.body_X_WB[b].p, state.body_X_WB[b].q, state.body_v_W[b],
+        state.body_w_W[b]);
+  }
+  for (int p = 0; p < model.particle_count(); ++p) {
+    row(model.particle_name[p], state.particle_x_W[p], Quat::Identity(), state.particle_v_W[p],
+        Vec3::Zero());
+  }
+}
+
+
+bool TrajectoryWriter::Close(std::string* error) {
+  if (file_ == nullptr) return true;
+  const bool failed = std::ferror(file_) != 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (failed || !closed) {
+    *error = "write failed";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace sim::io

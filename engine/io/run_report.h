@@ -1,0 +1,114 @@
+// What `contact-sim run`, `compare` and `bench` measure and write: per-step figures pooled from
+// StepReports, their statistics, the JSON report of architecture §5 and the trajectory CSV.
+//
+// JSON has no NaN or infinity: every non-finite number is written as null.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/model/model.h"
+#include "engine/solvers/solver.h"
+#include "engine/state/state.h"
+
+namespace sim::io {
+
+/// Median of `samples` (mean of the two middle values for an even count); NaN when empty.
+double Median(std::vector<double> samples);
+
+/// Nearest-rank percentile, `p` in [0, 100] (p95 of 120 samples is the 114th smallest); NaN when
+/// empty.
+double Percentile(std::vector<double> samples, double p);
+
+/// Smallest sample; NaN when empty.
+double Minimum(const std::vector<double>& samples);
+
+/// Number of steps with each StepStatus bit set (`ok`: steps with no bit set).
+struct StatusCounts {
+  int ok = 0;
+  int max_iterations = 0;
+  int line_search_failed = 0;
+  int non_finite = 0;
+  int capacity_exceeded = 0;
+  int unsupported_pair = 0;
+
+  void Add(std::uint32_t status);
+  /// "ok 118, max_iterations 2": the non-zero counts, or "no steps".
+  std::string ToString() const;
+};
+
+/// Per-step figures of one run, accumulated step by step from the solver's StepReports.
+struct StepLog {
+  int steps = 0;
+  std::vector<double> step_ms;       ///< StepReport::total_ms of every step [ms]
+  std::vector<double> collision_ms;  ///< [ms]
+  std::vector<double> assembly_ms;   ///< [ms]
+  std::vector<double> solve_ms;      ///< [ms]
+  std::vector<double> contacts;      ///< contact count of every step
+  int contacts_max = 0;
+  Real max_penetration = 0;      ///< max over steps of StepReport::max_penetration [m]
+  Real max_joint_error = 0;      ///< max over steps of StepReport::max_joint_error [m]
+  Real final_residual_max = 0;   ///< max over steps of StepReport::final_residual
+  Real final_residual_last = 0;  ///< the last step's final residual
+  StatusCounts status;
+  StepReport last;  ///< a copy of the last step's report (its convergence history)
+
+  /// Adds one step; NaN figures (from a rejected step) do not enter the maxima.
+  void Add(const StepReport& report);
+};
+
+/// One simulated configuration: what it ran and what it measured.
+struct RunResult {
+  std::string label;                   ///< the config as the user wrote it ("nsn:ncp=min")
+  std::string backend = "cpu";         ///< backend that actually ran
+  std::shared_ptr<const Model> model;  ///< with the overrides applied (solver name and settings)
+  State initial_state;
+  State final_state;
+  StepLog log;
+};
+
+/// (E_end − E_0) / max(|E_0|, 1e-9) with MechanicalEnergy.
+Real EnergyDriftRelative(const Model& model, const State& initial, const State& final_state);
+
+/// FNV-1a hash of every number in the state (time, step, poses, twists, particles), bit-exact: two
+/// runs that agree on it agree bit for bit.
+std::uint64_t StateHash(const State& state);
+
+/// The `run --report` document (architecture §5): scene, solver, backend, dt, steps, settings,
+/// counts, timing, quality, status, bodies, particles and the last step's convergence history.
+std::string RunReportJson(const std::string& scene_path, const RunResult& run);
+
+/// The `compare --report` document: {scene, steps, dt, configs: [the run sections per config]}.
+std::string CompareReportJson(const std::string& scene_path, const std::vector<RunResult>& runs);
+
+/// Writes `text` to `path`; false with `*error` set on failure.
+bool WriteTextFile(const std::string& path, const std::string& text, std::string* error);
+
+/// `text` as one CSV field: quoted, with quotes doubled, when it holds a comma, a quote or a line
+/// break (RFC 4180); unchanged otherwise.
+std::string CsvField(const std::string& text);
+
+/// The `run --trajectory` CSV: `time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz`, one row per body
+/// and then one per particle (q = 1,0,0,0, w = 0) for every appended state.
+class TrajectoryWriter {
+ public:
+  TrajectoryWriter() = default;
+  TrajectoryWriter(const TrajectoryWriter&) = delete;
+  TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
+  ~TrajectoryWriter();
+
+  /// Creates the file and writes the header; false with `*error` set on failure.
+  bool Open(const std::string& path, std::string* error);
+  void Append(const Model& model, const State& state);
+  /// Flushes and closes; false with `*error` set when a write failed.
+  bool Close(std::string* error);
+
+ private:
+  std::FILE* file_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace sim::io

@@ -1,0 +1,369 @@
+// `contact-sim run`, `compare` and `bench` as a user runs them: exit codes, the JSON report's
+// layout (architecture §5), the trajectory and bench CSVs, and the messages of bad flags. These
+// check the plumbing, not the physics: they hold for any solver behind "nsn".
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "engine/io/json_document.h"
+#include "engine/io/scene_file.h"
+#include "tests/support/run_command.h"
+
+namespace sim::io {
+namespace {
+
+using sim::test_support::CommandResult;
+using sim::test_support::RunCommand;
+using ::testing::HasSubstr;
+
+const std::string kDefaultScene = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
+
+// a second, tiny scene: one ball above a plane
+constexpr const char* kBallScene = R"({
+  "name": "ball",
+  "solver": {"name": "nsn", "dt": 0.01},
+  "materials": {"rubber": {"friction": 0.9, "density": 1200}},
+  "objects": [
+    {"name": "ground", "type": "plane"},
+    {"name": "ball", "type": "sphere", "material": "rubber", "radius": 0.1, "position": [0, 0, 1]}
+  ]
+})";
+
+std::string TestName() { return ::testing::UnitTest::GetInstance()->current_test_info()->name(); }
+
+
+// a file path unique to the current test
+std::string TempPath(const std::string& suffix) {
+  return ::testing::TempDir() + "/cli_run_test_" + TestName() + suffix;
+}
+
+
+CommandResult RunContactSim(const std::string& args) {
+  return RunCommand(std::string(SIM_BINARY_DIR) + "/bin/contact-sim " + args, TempPath(".log"));
+}
+
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+
+std::vector<std::string> ReadLines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream file(path);
+  for (std::string line; std::getline(file, line);) lines.push_back(line);
+  return lines;
+}
+
+
+std::vector<std::string> SplitCsv(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream stream(line);
+  for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
+  return fields;
+}
+
+
+// the parsed report, or a failed assertion
+JsonValue ReadReport(const std::string& path) {
+  Expected<JsonValue> json = ParseJson(ReadFile(path), path);
+  EXPECT_TRUE(json.ok()) << json.diagnostics().Format();
+  return json.ok() ? json.value() : JsonValue();
+}
+
+
+// every key in `keys` is a member of `object`
+void ExpectKeys(const JsonValue& object, const std::vector<std::string>& keys,
+                const std::string& where) {
+  ASSERT_TRUE(object.is_object()) << where;
+  for (const std::string& key : keys) EXPECT_NE(object.Find(key), nullptr) << where << "." << key;
+}
+
+
+// the run sections of architecture §5 in one run or compare config entry
+void ExpectRunSections(const JsonValue& run, int steps, const Model& model) {
+  ExpectKeys(run,
+             {"solver", "backend", "dt", "steps", "settings", "counts", "timing", "quality",
+              "status", "bodies", "particles", "convergence"},
+             "report");
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  EXPECT_EQ(run.Find("steps")->number(), steps);
+  ExpectKeys(*run.Find("settings"),
+             {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
+              "preconditioner", "damping", "line_search", "regularization", "geometric_stiffness",
+              "contact_margin"},
+             "settings");
+  ExpectKeys(*run.Find("counts"), {"bodies", "joints", "particles", "tets", "contacts_max"},
+             "counts");
+  EXPECT_EQ(run.Find("counts")->Find("bodies")->number(), model.body_count());
+  ExpectKeys(*run.Find("timing"),
+             {"step_ms_median", "step_ms_p95", "collision_ms_median", "assembly_ms_median",
+              "solve_ms_median"},
+             "timing");
+  ExpectKeys(*run.Find("quality"),
+             {"max_penetration_m", "max_joint_error_m", "energy_drift_rel", "nonfinite_steps",
+              "final_residual_max"},
+             "quality");
+
+  // every step is counted once as ok or under its bits
+  const JsonValue& status = *run.Find("status");
+  ExpectKeys(status,
+             {"ok", "max_iterations", "line_search_failed", "non_finite", "capacity_exceeded",
+              "unsupported_pair"},
+             "status");
+  for (const auto& [name, count] : status.members()) {
+    EXPECT_GE(count.number(), 0) << name;
+    EXPECT_LE(count.number(), steps) << name;
+  }
+
+  // every named body with its final pose and twist
+  const JsonValue& bodies = *run.Find("bodies");
+  EXPECT_EQ(static_cast<int>(bodies.members().size()), model.body_count());
+  for (const std::string& name : model.body_name) {
+    const JsonValue* body = bodies.Find(name);
+    ASSERT_NE(body, nullptr) << name;
+    EXPECT_EQ(body->Find("position")->items().size(), 3u) << name;
+    EXPECT_EQ(body->Find("orientation_wxyz")->items().size(), 4u) << name;
+    EXPECT_EQ(body->Find("linear_velocity")->items().size(), 3u) << name;
+    EXPECT_EQ(body->Find("angular_velocity")->items().size(), 3u) << name;
+  }
+  EXPECT_TRUE(run.Find("convergence")->is_array());
+}
+
+
+class CliRunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Expected<Scene> scene = LoadScene(kDefaultScene);
+    ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+    model_ = scene->model;
+    ASSERT_GT(model_->body_count(), 0);
+  }
+  std::shared_ptr<const Model> model_;
+};
+
+
+TEST_F(CliRunTest, ReportHasEveryRequiredKeyAndTheRequestedStepsAndDt) {
+  const std::string report = TempPath(".json");
+  const CommandResult r =
+      RunContactSim("run " + kDefaultScene + " --steps 12 --dt 0.005 --report " + report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("12 steps of 0.005 s"));
+  EXPECT_THAT(r.output, HasSubstr("status: "));
+
+  const JsonValue json = ReadReport(report);
+  ExpectKeys(json, {"scene", "solver", "backend", "dt"}, "report");
+  ASSERT_FALSE(HasFailure());
+  EXPECT_EQ(json.Find("scene")->string(), kDefaultScene);
+  EXPECT_EQ(json.Find("solver")->string(), "nsn");
+  EXPECT_EQ(json.Find("backend")->string(), "cpu");
+  EXPECT_EQ(json.Find("dt")->number(), 0.005);
+  EXPECT_EQ(json.Find("settings")->Find("dt")->number(), 0.005);
+  ExpectRunSections(json, 12, *model_);
+  std::remove(report.c_str());
+}
+
+
+TEST_F(CliRunTest, DurationGivesOneSecondOfStepsByDefault) {
+  const std::string report = TempPath(".json");
+  const CommandResult r = RunContactSim("run " + kDefaultScene + " --dt 0.01 --report " + report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(ReadReport(report).Find("steps")->number(), 100);
+  std::remove(report.c_str());
+}
+
+
+TEST_F(CliRunTest, SetIsReflectedInTheReportSettings) {
+  const std::string report = TempPath(".json");
+  const CommandResult r =
+      RunContactSim("run " + kDefaultScene +
+                    " --steps 3 --set solver.linear_solver=jacobi --set solver.ncp=min"
+                    " --set solver.newton_iterations=9 --report " +
+                    report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const JsonValue json = ReadReport(report);
+  const JsonValue& settings = *json.Find("settings");
+  EXPECT_EQ(settings.Find("linear_solver")->string(), "jacobi");
+  EXPECT_EQ(settings.Find("ncp")->string(), "min");
+  EXPECT_EQ(settings.Find("newton_iterations")->number(), 9);
+  std::remove(report.c_str());
+}
+
+
+TEST_F(CliRunTest, BadSetValueExitsTwoNamingItAndTheChoices) {
+  const CommandResult r =
+      RunContactSim("run " + kDefaultScene + " --steps 3 --set solver.linear_solver=foo");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--set solver.linear_solver=foo: error: solver.linear_solver "
+                                  "'foo' is not valid: expected one of pcr, pcg, jacobi, gs, "
+                                  "direct"));
+}
+
+
+TEST_F(CliRunTest, BadSetPathExitsTwoListingThePaths) {
+  const CommandResult r = RunContactSim("run " + kDefaultScene + " --steps 3 --set solver.foo=1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--set solver.foo=1: error: unknown path 'solver.foo'"));
+  EXPECT_THAT(r.output, HasSubstr("solver.linear_solver"));
+  EXPECT_THAT(r.output, HasSubstr("materials.<name>.friction"));
+}
+
+
+TEST_F(CliRunTest, BadDtExitsTwo) {
+  const CommandResult r = RunContactSim("run " + kDefaultScene + " --dt 0.5");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--dt 0.5: error: solver.dt '0.5' is not valid"));
+}
+
+
+TEST_F(CliRunTest, UnknownSolverExitsTwo) {
+  const CommandResult r = RunContactSim("run " + kDefaultScene + " --solver frobnicator");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("solver 'frobnicator' is unknown (available: nsn"));
+}
+
+
+TEST_F(CliRunTest, MissingSceneExitsOneWithTheFileName) {
+  const CommandResult r = RunContactSim("run /nonexistent/scene.json --steps 3");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("/nonexistent/scene.json: error:"));
+}
+
+
+TEST_F(CliRunTest, CudaBackendFallsBackToCpu) {
+  const std::string report = TempPath(".json");
+  const CommandResult r =
+      RunContactSim("run " + kDefaultScene + " --steps 2 --backend cuda --report " + report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("running on the cpu backend"));
+  EXPECT_EQ(ReadReport(report).Find("backend")->string(), "cpu");
+  std::remove(report.c_str());
+}
+
+
+TEST_F(CliRunTest, TrajectoryHasOneRowPerBodyPerStep) {
+  const std::string csv = TempPath(".csv");
+  const int steps = 5;
+  const CommandResult r = RunContactSim("run " + kDefaultScene + " --steps " +
+                                        std::to_string(steps) + " --trajectory " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<std::string> lines = ReadLines(csv);
+  ASSERT_EQ(static_cast<int>(lines.size()), 1 + steps * model_->body_count());
+  EXPECT_EQ(lines[0], "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz");
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> fields = SplitCsv(lines[i]);
+    ASSERT_EQ(fields.size(), 15u) << lines[i];
+    EXPECT_EQ(fields[1], model_->body_name[(i - 1) % model_->body_count()]) << lines[i];
+  }
+  std::remove(csv.c_str());
+}
+
+
+TEST_F(CliRunTest, CompareWritesOneEntryPerConfigFromTheSameInitialState) {
+  const std::string report = TempPath(".json");
+  const CommandResult r = RunContactSim("compare " + kDefaultScene +
+                                        " --solvers 'nsn,nsn:linear_solver=jacobi;ncp=min'"
+                                        " --steps 8 --report " +
+                                        report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("nsn:linear_solver=jacobi;ncp=min"));
+
+  const JsonValue json = ReadReport(report);
+  ExpectKeys(json, {"scene", "steps", "dt", "configs"}, "compare report");
+  ASSERT_FALSE(HasFailure());
+  EXPECT_EQ(json.Find("steps")->number(), 8);
+  const std::vector<JsonValue>& configs = json.Find("configs")->items();
+  ASSERT_EQ(configs.size(), 2u);
+  EXPECT_EQ(configs[0].Find("label")->string(), "nsn");
+  EXPECT_EQ(configs[1].Find("label")->string(), "nsn:linear_solver=jacobi;ncp=min");
+  EXPECT_EQ(configs[1].Find("settings")->Find("linear_solver")->string(), "jacobi");
+  EXPECT_EQ(configs[1].Find("settings")->Find("ncp")->string(), "min");
+  for (const JsonValue& config : configs) ExpectRunSections(config, 8, *model_);
+  EXPECT_EQ(configs[0].Find("state_hash")->Find("initial")->string(),
+            configs[1].Find("state_hash")->Find("initial")->string());
+  std::remove(report.c_str());
+}
+
+
+TEST_F(CliRunTest, CompareOfOneConfigTwiceIsBitIdentical) {
+  const std::string report = TempPath(".json");
+  const CommandResult r =
+      RunContactSim("compare " + kDefaultScene + " --solvers nsn,nsn --steps 6 --report " + report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const JsonValue json = ReadReport(report);
+  const std::vector<JsonValue>& configs = json.Find("configs")->items();
+  ASSERT_EQ(configs.size(), 2u);
+  EXPECT_EQ(configs[0].Find("state_hash")->Find("final")->string(),
+            configs[1].Find("state_hash")->Find("final")->string());
+  std::remove(report.c_str());
+}
+
+
+TEST_F(CliRunTest, CompareBadConfigExitsTwo) {
+  const CommandResult r =
+      RunContactSim("compare " + kDefaultScene + " --solvers 'nsn,nsn:linear_solver=foo'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--solvers nsn:linear_solver=foo: error: solver.linear_solver "
+                                  "'foo' is not valid: expected one of pcr"));
+}
+
+
+TEST_F(CliRunTest, BenchWritesOneCsvRowPerSceneAndConfig) {
+  const std::string ball = TempPath("_ball.json");
+  std::ofstream(ball) << kBallScene;
+  const std::string csv = TempPath(".csv");
+  const CommandResult r = RunContactSim("bench " + kDefaultScene + " " + ball +
+                                        " --solvers 'nsn,nsn:newton_iterations=2'"
+                                        " --steps 4 --repeat 2 --warmup 3 --csv " +
+                                        csv);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<std::string> lines = ReadLines(csv);
+  ASSERT_EQ(lines.size(), 1u + 2 * 2);
+  EXPECT_EQ(lines[0],
+            "scene,solver,backend,threads,steps,repeat,newton_iterations,linear_iterations,"
+            "contacts_median,ms_min,ms_median,ms_p95,collision_ms_median,assembly_ms_median,"
+            "solve_ms_median,status");
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {kDefaultScene, "nsn"},
+      {kDefaultScene, "nsn:newton_iterations=2"},
+      {ball, "nsn"},
+      {ball, "nsn:newton_iterations=2"}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const std::vector<std::string> fields = SplitCsv(lines[i + 1]);
+    ASSERT_EQ(fields.size(), 16u) << lines[i + 1];
+    EXPECT_EQ(fields[0], expected[i].first);
+    EXPECT_EQ(fields[1], expected[i].second);
+    EXPECT_EQ(fields[2], "cpu");
+    EXPECT_EQ(fields[3], "1");  // threads
+    EXPECT_EQ(fields[4], "4");  // steps
+    EXPECT_EQ(fields[5], "2");  // repeat
+    EXPECT_EQ(fields[6], i % 2 == 0 ? "6" : "2");
+    EXPECT_EQ(fields[15], "ok");
+  }
+  EXPECT_THAT(r.output, HasSubstr("ms_median"));
+  std::remove(ball.c_str());
+  std::remove(csv.c_str());
+}
+
+
+TEST_F(CliRunTest, BenchMissingSceneExitsOneButBenchesTheOthers) {
+  const std::string csv = TempPath(".csv");
+  const CommandResult r = RunContactSim("bench /nonexistent/scene.json " + kDefaultScene +
+                                        " --steps 2 --repeat 1 --warmup 0 --csv " + csv);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("/nonexistent/scene.json: error:"));
+  EXPECT_EQ(ReadLines(csv).size(), 2u);
+  std::remove(csv.c_str());
+}
+
+}  // namespace
+}  // namespace sim::io

@@ -1,0 +1,125 @@
+// The statistics and writers behind `run`, `compare` and `bench` reports: medians and percentiles,
+// status counts, the state hash, CSV quoting and JSON with null for non-finite numbers.
+#include "engine/io/run_report.h"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "engine/io/json_document.h"
+
+namespace sim::io {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+TEST(RunReportStatsTest, MedianPercentileMinimum) {
+  EXPECT_EQ(Median({3, 1, 2}), 2);
+  EXPECT_EQ(Median({4, 1, 3, 2}), 2.5);
+  EXPECT_TRUE(std::isnan(Median({})));
+  // nearest rank: p95 of 1..20 is the 19th smallest, p100 the largest, p0 the smallest
+  std::vector<double> values;
+  for (int i = 20; i >= 1; --i) values.push_back(i);
+  EXPECT_EQ(Percentile(values, 95), 19);
+  EXPECT_EQ(Percentile(values, 100), 20);
+  EXPECT_EQ(Percentile(values, 0), 1);
+  EXPECT_EQ(Percentile(values, 50), 10);
+  EXPECT_EQ(Minimum(values), 1);
+  EXPECT_TRUE(std::isnan(Percentile({}, 95)));
+}
+
+
+TEST(RunReportStatsTest, StatusCountsCountEveryBit) {
+  StatusCounts counts;
+  counts.Add(kStepOk);
+  counts.Add(kStepMaxIterations | kStepLineSearchFailed);
+  counts.Add(kStepNonFinite);
+  EXPECT_EQ(counts.ok, 1);
+  EXPECT_EQ(counts.max_iterations, 1);
+  EXPECT_EQ(counts.line_search_failed, 1);
+  EXPECT_EQ(counts.non_finite, 1);
+  EXPECT_EQ(counts.capacity_exceeded, 0);
+  EXPECT_EQ(counts.ToString(), "ok 1, max_iterations 1, line_search_failed 1, non_finite 1");
+  EXPECT_EQ(StatusCounts().ToString(), "no steps");
+}
+
+
+TEST(RunReportStatsTest, StepLogMaximaIgnoreNaN) {
+  StepLog log;
+  StepReport report;
+  report.max_penetration = 0.002;
+  report.final_residual = 1e-3;
+  report.contact_count = 4;
+  log.Add(report);
+  report.max_penetration = kNaN;
+  report.final_residual = 1e-5;
+  report.contact_count = 2;
+  report.status = kStepNonFinite;
+  log.Add(report);
+  EXPECT_EQ(log.steps, 2);
+  EXPECT_EQ(log.max_penetration, 0.002);
+  EXPECT_EQ(log.final_residual_max, 1e-3);
+  EXPECT_EQ(log.final_residual_last, 1e-5);
+  EXPECT_EQ(log.contacts_max, 4);
+  EXPECT_EQ(log.status.non_finite, 1);
+}
+
+
+TEST(RunReportStatsTest, StateHashSeesEveryBit) {
+  State a;
+  a.body_X_WB.resize(1);
+  a.body_v_W.assign(1, Vec3::Zero());
+  a.body_w_W.assign(1, Vec3::Zero());
+  State b = a;
+  EXPECT_EQ(StateHash(a), StateHash(b));
+  b.body_v_W[0].z() = std::nextafter(0.0, 1.0);
+  EXPECT_NE(StateHash(a), StateHash(b));
+}
+
+
+TEST(RunReportStatsTest, CsvFieldQuotesOnlyWhenNeeded) {
+  EXPECT_EQ(CsvField("box"), "box");
+  EXPECT_EQ(CsvField("nsn:ncp=min;linear_solver=gs"), "nsn:ncp=min;linear_solver=gs");
+  EXPECT_EQ(CsvField("a,b"), "\"a,b\"");
+  EXPECT_EQ(CsvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+}
+
+
+TEST(RunReportJsonTest, NonFiniteNumbersAreNull) {
+  auto model = std::make_shared<Model>();
+  model->body_name = {"box"};
+  model->body_mass = {1};
+  model->body_inertia = {Mat3::Identity()};
+  model->body_static = {0};
+  RunResult run;
+  run.label = "nsn";
+  run.model = model;
+  run.initial_state.body_X_WB.resize(1);
+  run.initial_state.body_v_W.assign(1, Vec3::Zero());
+  run.initial_state.body_w_W.assign(1, Vec3::Zero());
+  run.final_state = run.initial_state;
+  run.final_state.body_v_W[0] = Vec3(kNaN, 1, std::numeric_limits<double>::infinity());
+  StepReport report;
+  report.newton.push_back({.normal_error = kNaN, .linear_begin = 0, .linear_count = 2});
+  report.linear_residuals = {0.5, 0.25};
+  run.log.Add(report);
+
+  const std::string text = RunReportJson("scene \"q\".json", run);
+  EXPECT_THAT(text, HasSubstr("\"linear_velocity\": [null, 1.0, null]"));
+  Expected<JsonValue> json = ParseJson(text, "report.json");
+  ASSERT_TRUE(json.ok()) << json.diagnostics().Format() << text;
+  EXPECT_EQ(json->Find("scene")->string(), "scene \"q\".json");
+  const JsonValue& convergence = *json->Find("convergence");
+  ASSERT_EQ(convergence.items().size(), 1u);
+  EXPECT_TRUE(convergence.items()[0].Find("normal_error")->is_null());
+  ASSERT_EQ(convergence.items()[0].Find("linear_residuals")->items().size(), 2u);
+  EXPECT_EQ(convergence.items()[0].Find("linear_residuals")->items()[1].number(), 0.25);
+}
+
+}  // namespace
+}  // namespace sim::io
