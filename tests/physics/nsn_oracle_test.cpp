@@ -133,6 +133,49 @@ TEST_P(SlidingParticle, FrictionSaturatesAtConeLimit) {
   EXPECT_NEAR(out.particle_v_W[0].z(), 0.0, 1e-8);
 }
 
+// §20.4 (digest §2.12, derived): on the Matchstick ellipse A = diag(1/μ_t², 1/μ_b²) maximal
+// dissipation gives λ_f = −λ_n A⁻¹v / sqrt(vᵀA⁻¹v), not anti-parallel to v. The solver's 2×2
+// friction block (§4.4.c) must reproduce it for the end-of-step slip v⁺ (the scheme is implicit).
+TEST_P(SlidingParticle, AnisotropicConeGivesMaximalDissipationDirection) {
+  constexpr Real kGravity = 9.81;
+  Model model = test_support::MakeEmptyModel(0.5);
+  model.options.gravity = Vec3(0, 0, -kGravity);
+  model.options.solver.ncp = GetParam();
+  model.options.solver.newton_iterations = 80;
+  model.options.solver.linear_iterations = 10;
+  State state;
+  const Real speed = 0.5;
+  test_support::AddParticle(&model, &state, "p", 10 / kGravity, 0.05, Vec3(0, 0, 0.05),
+                            Vec3(speed, speed, 0) / std::sqrt(2.0));
+  Contacts contacts;
+  Contact contact;
+  contact.a.particle = 0;
+  contact.normal_W = Vec3::UnitZ();
+  contact.thickness = 0.05;
+  contact.friction_t = 0.8;  // major axis along x
+  contact.friction_b = 0.2;
+  contact.tangent_W = Vec3::UnitX();
+  contact.bitangent_W = Vec3::UnitY();
+  contacts.items.push_back(contact);
+  SolverNsn solver(model);
+  State out;
+  const StepReport report =
+      solver.Step(model, state, MakeControl(model), contacts, 1.0 / 120, &out);
+  ASSERT_EQ(report.status, kStepOk) << report.message;
+  const Eigen::Vector2d v(out.particle_v_W[0].x(), out.particle_v_W[0].y());
+  const Eigen::Vector2d a_inv_v(0.8 * 0.8 * v.x(), 0.2 * 0.2 * v.y());
+  const Real normal = contacts.items[0].normal_force;
+  const Eigen::Vector2d expected = -normal * a_inv_v / std::sqrt(v.dot(a_inv_v));
+  const Eigen::Vector2d force(contacts.items[0].friction_force[0],
+                              contacts.items[0].friction_force[1]);
+  EXPECT_NEAR(normal, 10.0, 1e-6);
+  // 1e-5 N: 80 damped iterations converge far below this; the direction error it allows is 1e-6
+  EXPECT_NEAR(force.x(), expected.x(), 1e-5);
+  EXPECT_NEAR(force.y(), expected.y(), 1e-5);
+  // and the force is visibly not anti-parallel to the slip
+  EXPECT_GT(std::abs(force.normalized().dot(v.normalized()) + 1), 0.05);
+}
+
 INSTANTIATE_TEST_SUITE_P(Ncp, SlidingParticle,
                          ::testing::Values(NcpFunction::kFischerBurmeister, NcpFunction::kMinMap),
                          [](const auto& info) { return std::string(NcpFunctionName(info.param)); });
