@@ -16,9 +16,10 @@ struct Model;
 struct State;
 
 struct CollisionStats {
-  int pairs_tested = 0;       ///< shape pairs that passed the bounding-sphere test
-  int unsupported_pairs = 0;  ///< pairs skipped because no narrow phase exists for them yet
-  std::uint64_t unsupported_mask = 0;  ///< bit (6·type_a + type_b) per skipped type pair
+  int pairs_tested = 0;       ///< shape (and particle–shape) pairs that passed the bounding test
+  int unsupported_pairs = 0;  ///< of those, pairs skipped because no narrow phase exists yet
+  /// bit (6·min(type) + max(type)) per skipped ShapeType pair (a particle counts as a sphere)
+  std::uint64_t unsupported_mask = 0;
 };
 
 /// Replaces `contacts->items` with the contacts of `state`. A contact is created when the gap
@@ -27,6 +28,8 @@ struct CollisionStats {
 /// body, static-static pairs and pairs of bodies joined by a joint are skipped. Friction: the
 /// mean of the two materials' μ, isotropic (μ_t = μ_b). Sets `contacts->overflowed` instead of
 /// growing past `contacts->capacity`. Allocation-free once `contacts->items` has capacity.
+/// Sides: B is the shape of the lower ShapeType (a plane is always B), A the lower shape id
+/// among equal types; a particle is always A, its point the centre, its radius the thickness.
 void DetectContacts(const Model& model, const State& state, Real margin, Contacts* contacts,
                     CollisionStats* stats);
 

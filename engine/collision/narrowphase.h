@@ -1,0 +1,103 @@
+// Narrow phase of the collision stage (internal to engine/collision): the contact manifold of one
+// pair of placed primitive shapes, in world coordinates. collision.cpp dispatches the pairs and
+// turns the manifolds into Contacts.
+//
+// Convention: `XVsY(a, b, margin, out)` treats `a` as side A and `b` as side B; each point's normal
+// is unit and points from B to A, its gap is nᵀ(point_a − point_b) (negative: penetration), and
+// only points whose gap is below `margin` [m] are added.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "engine/core/math.h"
+#include "engine/model/model.h"
+
+namespace sim::collision_internal {
+
+/// A shape placed in the world: its geometry and its frame (origin and axes) in world.
+struct PlacedShape {
+  const ShapeGeometry* geometry = nullptr;
+  Vec3 center = Vec3::Zero();        ///< shape frame origin in world [m]
+  Mat3 rotation = Mat3::Identity();  ///< shape axes in world (columns); local z = plane normal
+};
+
+/// One point of a manifold, world frame.
+struct ManifoldPoint {
+  Vec3 normal = Vec3::UnitZ();  ///< unit, from B to A
+  Vec3 point_a = Vec3::Zero();  ///< on A's surface [m]
+  Vec3 point_b = Vec3::Zero();  ///< on B's surface [m]
+  std::uint32_t feature = 0;    ///< stable id of the feature pair within the shape pair
+};
+
+inline constexpr int kMaxManifoldPoints = 8;
+
+/// Fixed-capacity list of points (no heap).
+struct Manifold {
+  std::array<ManifoldPoint, kMaxManifoldPoints> points;
+  int count = 0;
+
+  void Add(const Vec3& normal, const Vec3& point_a, const Vec3& point_b, std::uint32_t feature) {
+    if (count < kMaxManifoldPoints) points[count++] = {normal, point_a, point_b, feature};
+  }
+  /// Exchanges the roles of A and B (points swapped, normals negated).
+  void SwapSides() {
+    for (int i = 0; i < count; ++i) {
+      std::swap(points[i].point_a, points[i].point_b);
+      points[i].normal = -points[i].normal;
+    }
+  }
+};
+
+/// Deterministic unit vector ⟂ n: the world axis least aligned with n (lowest index on ties),
+/// projected onto the plane ⟂ n. `n` must be unit.
+inline Vec3 PerpendicularUnit(const Vec3& n) {
+  const Vec3 magnitude = n.cwiseAbs();
+  int axis = 0;
+  if (magnitude.y() < magnitude(axis)) axis = 1;
+  if (magnitude.z() < magnitude(axis)) axis = 2;
+  const Vec3 e = Vec3::Unit(axis);
+  return (e - n.dot(e) * n).normalized();
+}
+
+/// Parameters s, t ∈ [0, 1] of the closest points p0 + s (p1 − p0) and q0 + t (q1 − q0) of two
+/// segments (Ericson, Real-Time Collision Detection §5.1.9); s = 0 for parallel segments.
+void ClosestPointsOfSegments(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1,
+                             Real* s, Real* t);
+
+/// Parameter t ∈ [0, 1] of the point of segment p0 + t (p1 − p0) closest to `point`.
+inline Real ClosestParameterOnSegment(const Vec3& p0, const Vec3& p1, const Vec3& point) {
+  const Vec3 direction = p1 - p0;
+  const Real length_squared = direction.squaredNorm();
+  if (length_squared <= 0) return 0;
+  return std::clamp((point - p0).dot(direction) / length_squared, Real{0}, Real{1});
+}
+
+/// Adds the contact of two spheres (centres, radii [m]) when their gap is below `margin`;
+/// `fallback_normal` (B to A) is used when the centres coincide.
+void AddSpherePair(const Vec3& center_a, Real radius_a, const Vec3& center_b, Real radius_b,
+                   const Vec3& fallback_normal, std::uint32_t feature, Real margin, Manifold* out);
+
+// plane pairs (narrowphase_plane.cpp); the plane is B, a half-space below its local +z
+void SphereVsPlane(const PlacedShape& sphere, const PlacedShape& plane, Real margin, Manifold* out);
+void BoxVsPlane(const PlacedShape& box, const PlacedShape& plane, Real margin, Manifold* out);
+void CapsuleVsPlane(const PlacedShape& capsule, const PlacedShape& plane, Real margin,
+                    Manifold* out);
+void CylinderVsPlane(const PlacedShape& cylinder, const PlacedShape& plane, Real margin,
+                     Manifold* out);
+
+// sphere and capsule pairs (narrowphase_round.cpp)
+void SphereVsSphere(const PlacedShape& a, const PlacedShape& b, Real margin, Manifold* out);
+void SphereVsCapsule(const PlacedShape& sphere, const PlacedShape& capsule, Real margin,
+                     Manifold* out);
+void CapsuleVsCapsule(const PlacedShape& a, const PlacedShape& b, Real margin, Manifold* out);
+
+// box pairs (narrowphase_box.cpp, narrowphase_box_box.cpp)
+void SphereVsBox(const PlacedShape& sphere, const PlacedShape& box, Real margin, Manifold* out);
+void CapsuleVsBox(const PlacedShape& capsule, const PlacedShape& box, Real margin, Manifold* out);
+void BoxVsBox(const PlacedShape& a, const PlacedShape& b, Real margin, Manifold* out);
+
+}  // namespace sim::collision_internal
