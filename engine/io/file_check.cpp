@@ -85,9 +85,16 @@ Diagnostics CheckFile(const std::string& path, CheckSummary* summary) {
     Expected<Scene> scene = LoadScene(path);
     if (scene.ok()) {
       summary->kind = "scene";
-      summary->details = "'" + scene->model->name + "', " +
-                         std::to_string(scene->model->body_count()) + " bodies, " +
-                         std::to_string(scene->model->shape_count()) + " shapes";
+      const Model& model = *scene->model;
+      summary->details = "'" + model.name + "', " + std::to_string(model.body_count()) +
+                         " bodies, " + std::to_string(model.shape_count()) + " shapes";
+      // particles and joints only when the scene has some, so old summaries read as before
+      if (model.particle_count() > 0) {
+        summary->details += ", " + std::to_string(model.particle_count()) + " particles";
+      }
+      if (model.joint_count() > 0) {
+        summary->details += ", " + std::to_string(model.joint_count()) + " joints";
+      }
     }
     return scene.diagnostics();
   }

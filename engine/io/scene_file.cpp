@@ -6,140 +6,19 @@
 
 #include <cmath>
 #include <fstream>
-#include <initializer_list>
 #include <map>
 #include <numbers>
 #include <set>
 #include <sstream>
 
 #include "engine/io/json_document.h"
+#include "engine/io/scene_reader.h"
 
 namespace sim::io {
 
 namespace {
 
 constexpr double kDegToRad = std::numbers::pi / 180.0;
-
-std::string Join(std::initializer_list<const char*> words) {
-  std::string out;
-  for (const char* w : words) {
-    if (!out.empty()) out += ", ";
-    out += w;
-  }
-  return out;
-}
-
-
-std::string FormatNumber(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
-
-// reads typed values out of the located tree, reporting problems at their line
-class SceneReader {
- public:
-  SceneReader(std::string source, Diagnostics* diagnostics)
-      : source_(std::move(source)), diagnostics_(diagnostics) {}
-
-  void Error(const JsonValue& at, const std::string& message) {
-    diagnostics_->Error(source_, at.line(), at.pointer(), message);
-  }
-  void Warning(const JsonValue& at, const std::string& message) {
-    diagnostics_->Warning(source_, at.line(), at.pointer(), message);
-  }
-
-  // warns about members of `object` not in `known`
-  void CheckKeys(const JsonValue& object, std::initializer_list<const char*> known,
-                 const std::string& what) {
-    const std::set<std::string> allowed(known.begin(), known.end());
-    for (const auto& [key, value] : object.members()) {
-      if (!allowed.contains(key)) {
-        Warning(value, "unknown key '" + key + "' in " + what +
-                           " (expected one of: " + Join(known) + "); it is ignored");
-      }
-    }
-  }
-
-  bool ExpectType(const JsonValue& value, JsonValue::Type type, const std::string& what) {
-    if (value.type() == type) return true;
-    Error(value, what + " must be a " + JsonValue::TypeName(type) + ", not a " +
-                     JsonValue::TypeName(value.type()));
-    return false;
-  }
-
-  // number member `key`; `*out` keeps its default when absent. Checks [min, max].
-  bool ReadNumber(const JsonValue& object, const char* key, double* out, double min, double max,
-                  const std::string& what) {
-    const JsonValue* value = object.Find(key);
-    if (value == nullptr) return true;
-    if (!ExpectType(*value, JsonValue::Type::kNumber, what + " '" + key + "'")) return false;
-    const double v = value->number();
-    if (!std::isfinite(v) || v < min || v > max) {
-      Error(*value, what + " '" + key + "' is " + FormatNumber(v) + ", expected a value in [" +
-                        FormatNumber(min) + ", " + FormatNumber(max) + "]");
-      return false;
-    }
-    *out = v;
-    return true;
-  }
-
-  bool ReadString(const JsonValue& object, const char* key, std::string* out,
-                  const std::string& what) {
-    const JsonValue* value = object.Find(key);
-    if (value == nullptr) return true;
-    if (!ExpectType(*value, JsonValue::Type::kString, what + " '" + key + "'")) return false;
-    *out = value->string();
-    return true;
-  }
-
-  bool ReadBool(const JsonValue& object, const char* key, bool* out, const std::string& what) {
-    const JsonValue* value = object.Find(key);
-    if (value == nullptr) return true;
-    if (!ExpectType(*value, JsonValue::Type::kBool, what + " '" + key + "'")) return false;
-    *out = value->bool_value();
-    return true;
-  }
-
-  // array of exactly N finite numbers, each in [min, max]
-  template <int N>
-  bool ReadArray(const JsonValue& object, const char* key, Eigen::Matrix<double, N, 1>* out,
-                 const std::string& what, double min = -1e9, double max = 1e9) {
-    const JsonValue* value = object.Find(key);
-    if (value == nullptr) return true;
-    const std::string name = what + " '" + key + "'";
-    if (!value->is_array() || static_cast<int>(value->items().size()) != N) {
-      Error(*value, name + " must be an array of " + std::to_string(N) + " numbers");
-      return false;
-    }
-    Eigen::Matrix<double, N, 1> result;
-    for (int i = 0; i < N; ++i) {
-      const JsonValue& item = value->items()[i];
-      if (!item.is_number()) {
-        Error(item, name + " must be an array of " + std::to_string(N) + " numbers, element " +
-                        std::to_string(i) + " is a " + JsonValue::TypeName(item.type()));
-        return false;
-      }
-      if (item.number() < min || item.number() > max) {
-        Error(item, name + " element " + std::to_string(i) + " is " + FormatNumber(item.number()) +
-                        ", expected a value in [" + FormatNumber(min) + ", " + FormatNumber(max) +
-                        "]");
-        return false;
-      }
-      result[i] = item.number();
-    }
-    *out = result;
-    return true;
-  }
-
-  const std::string& source() const { return source_; }
-
- private:
-  std::string source_;
-  Diagnostics* diagnostics_;
-};
-
 
 // colour [r, g, b] in [0, 1]
 bool ReadColor(SceneReader& reader, const JsonValue& object, std::array<float, 3>* color,
@@ -148,6 +27,54 @@ bool ReadColor(SceneReader& reader, const JsonValue& object, std::array<float, 3
   if (!reader.ReadArray<3>(object, "color", &rgb, what, 0.0, 1.0)) return false;
   *color = {static_cast<float>(rgb.x()), static_cast<float>(rgb.y()), static_cast<float>(rgb.z())};
   return true;
+}
+
+
+// solver: {name, dt, Newton and linear-solver settings}; ranges are those the NSN solver is
+// meant for (digest nsn-and-friction.md §13)
+void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* settings) {
+  const std::string what = "solver";
+  reader.CheckKeys(solver,
+                   {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
+                    "preconditioner", "damping", "line_search", "regularization",
+                    "geometric_stiffness", "contact_margin"},
+                   "'solver'");
+  reader.ReadString(solver, "name", &settings->name, what);
+  static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
+                                                 "add", "pbti", "lcp"};
+  if (!kSolvers.contains(settings->name)) {
+    reader.Error(*solver.Find("name"), "unknown solver '" + settings->name +
+                                           "' (expected one of: nsn, pgs, primal, dual, "
+                                           "add, pbti, lcp)");
+  }
+  // a time step beyond 0.1 s is never meant for contact-rich simulation
+  reader.ReadNumber(solver, "dt", &settings->dt, 1e-6, 0.1, what);
+  reader.ReadInt(solver, "newton_iterations", &settings->newton_iterations, 1, 1000, what);
+  reader.ReadInt(solver, "linear_iterations", &settings->linear_iterations, 1, 10000, what);
+  using L = LinearSolverKind;
+  reader.ReadEnum<L>(solver, "linear_solver",
+                     {{LinearSolverName(L::kPcr), L::kPcr},
+                      {LinearSolverName(L::kPcg), L::kPcg},
+                      {LinearSolverName(L::kJacobi), L::kJacobi},
+                      {LinearSolverName(L::kGaussSeidel), L::kGaussSeidel},
+                      {LinearSolverName(L::kDirect), L::kDirect}},
+                     &settings->linear_solver, what);
+  using N = NcpFunction;
+  reader.ReadEnum<N>(solver, "ncp",
+                     {{NcpFunctionName(N::kFischerBurmeister), N::kFischerBurmeister},
+                      {NcpFunctionName(N::kMinMap), N::kMinMap}},
+                     &settings->ncp, what);
+  using C = ComplementarityScaling;
+  reader.ReadEnum<C>(solver, "preconditioner",
+                     {{ScalingName(C::kEffectiveMass), C::kEffectiveMass},
+                      {ScalingName(C::kIdentity), C::kIdentity},
+                      {ScalingName(C::kTimeStepSquared), C::kTimeStepSquared}},
+                     &settings->preconditioner, what);
+  reader.ReadNumber(solver, "damping", &settings->damping, 0, 1, what, /*exclusive_min=*/true);
+  reader.ReadBool(solver, "line_search", &settings->line_search, what);
+  reader.ReadNumber(solver, "regularization", &settings->regularization, 0, 1, what);
+  reader.ReadBool(solver, "geometric_stiffness", &settings->geometric_stiffness, what);
+  reader.ReadNumber(solver, "contact_margin", &settings->contact_margin, 0, 1, what);
 }
 
 
@@ -169,17 +96,7 @@ void ReadOptions(SceneReader& reader, const JsonValue& root, Model* model) {
 
   if (const JsonValue* solver = root.Find("solver")) {
     if (reader.ExpectType(*solver, JsonValue::Type::kObject, "'solver'")) {
-      reader.CheckKeys(*solver, {"name", "dt"}, "'solver'");
-      reader.ReadString(*solver, "name", &model->options.solver.name, "solver");
-      static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
-                                                     "add", "pbti", "lcp"};
-      if (!kSolvers.contains(model->options.solver.name)) {
-        reader.Error(*solver->Find("name"), "unknown solver '" + model->options.solver.name +
-                                                "' (expected one of: nsn, pgs, primal, dual, "
-                                                "add, pbti, lcp)");
-      }
-      // a time step beyond 0.1 s is never meant for contact-rich simulation
-      reader.ReadNumber(*solver, "dt", &model->options.solver.dt, 1e-6, 0.1, "solver");
+      ReadSolver(reader, *solver, &model->options.solver);
     }
   }
 
@@ -257,8 +174,8 @@ bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,
 }
 
 
-// geometry of one object by type; returns false (with diagnostics) when a parameter is missing or
-// bad
+// geometry of one object by type (a particle's is the sphere of its contact radius); returns false
+// (with diagnostics) when a parameter is missing or bad
 bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue& type_value,
                   ShapeGeometry* geometry, const std::string& what) {
   const std::string& type = type_value.string();
@@ -282,7 +199,7 @@ bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue&
     geometry->half_extents = 0.5 * size;
     return true;
   }
-  if (type == "sphere") {
+  if (type == "sphere" || type == "particle") {
     geometry->type = ShapeType::kSphere;
     return require("radius") &&
            reader.ReadNumber(object, "radius", &geometry->radius, kMinSize, kMaxSize, what);
@@ -300,44 +217,87 @@ bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue&
   if (type == "mesh" || type == "urdf" || type == "tetmesh") {
     reader.Error(type_value, what + " has type '" + type +
                                  "', which this version cannot load yet (supported: plane, box, "
-                                 "sphere, capsule, cylinder)");
+                                 "sphere, capsule, cylinder, particle)");
     return false;
   }
   reader.Error(type_value, what + " has unknown type '" + type +
-                               "' (expected plane, box, sphere, capsule or cylinder)");
+                               "' (expected plane, box, sphere, capsule, cylinder or particle)");
   return false;
 }
 
 
+// material by name; `*material` stays 0 (default) when absent
+bool ReadMaterialRef(SceneReader& reader, const JsonValue& object,
+                     const std::map<std::string, int>& materials, int* material,
+                     const std::string& what) {
+  const JsonValue* m = object.Find("material");
+  if (m == nullptr) return true;
+  if (!reader.ExpectType(*m, JsonValue::Type::kString, what + " 'material'")) return false;
+  auto it = materials.find(m->string());
+  if (it == materials.end()) {
+    std::string known;
+    for (const auto& [n, i] : materials) known += (known.empty() ? "" : ", ") + n;
+    reader.Error(*m,
+                 what + " uses unknown material '" + m->string() + "' (defined: " + known + ")");
+    return false;
+  }
+  *material = it->second;
+  return true;
+}
+
+
+// name: required and unique, it is how reports, probes, joints and the UI refer to the object;
+// registers it in `names` (as invalid until the object is read) and returns it, or ""
+std::string ReadObjectName(SceneReader& reader, const JsonValue& object, ObjectNames* names,
+                           std::string* what) {
+  const JsonValue* name_value = object.Find("name");
+  std::string name;
+  if (name_value == nullptr) {
+    reader.Error(object, *what + " needs a 'name'");
+    return "";
+  }
+  if (!reader.ReadString(object, "name", &name, *what)) return "";
+  if (name.empty()) {
+    reader.Error(*name_value, *what + " has an empty name");
+    return "";
+  }
+  *what = "object '" + name + "'";
+  if (name == "world") {
+    reader.Error(*name_value,
+                 "object name 'world' is reserved (joints use it for the world frame)");
+    return "";
+  }
+  if (!names->emplace(name, ObjectRef{}).second) {
+    reader.Error(*name_value, "duplicate object name '" + name + "'");
+    return "";
+  }
+  return name;
+}
+
+
 void ReadObject(SceneReader& reader, const JsonValue& object, int index,
-                const std::map<std::string, int>& materials, std::set<std::string>* names,
-                Model* model, State* state) {
+                const std::map<std::string, int>& materials, ObjectNames* names, Model* model,
+                State* state) {
   std::string what = "object " + std::to_string(index);
   if (!reader.ExpectType(object, JsonValue::Type::kObject, what)) return;
-
-  // name: required and unique, it is how reports, probes and the UI refer to the object
-  std::string name;
-  const JsonValue* name_value = object.Find("name");
-  if (name_value == nullptr) {
-    reader.Error(object, what + " needs a 'name'");
-  } else if (reader.ReadString(object, "name", &name, what)) {
-    if (name.empty()) {
-      reader.Error(*name_value, what + " has an empty name");
-    } else if (!names->insert(name).second) {
-      reader.Error(*name_value, "duplicate object name '" + name + "'");
-    }
-    what = "object '" + name + "'";
-  }
+  const std::string name = ReadObjectName(reader, object, names, &what);
 
   const JsonValue* type_value = object.Find("type");
   if (type_value == nullptr) {
-    reader.Error(object, what + " needs a 'type' (plane, box, sphere, capsule or cylinder)");
+    reader.Error(object,
+                 what + " needs a 'type' (plane, box, sphere, capsule, cylinder or particle)");
     return;
   }
   if (!reader.ExpectType(*type_value, JsonValue::Type::kString, what + " 'type'")) return;
   const bool is_plane = type_value->string() == "plane";
+  const bool is_particle = type_value->string() == "particle";
   if (is_plane) {
     reader.CheckKeys(object, {"name", "type", "material", "color", "normal", "offset"}, what);
+  } else if (is_particle) {
+    reader.CheckKeys(object,
+                     {"name", "type", "material", "color", "radius", "mass", "density", "position",
+                      "velocity", "fixed"},
+                     what);
   } else {
     reader.CheckKeys(
         object,
@@ -351,24 +311,17 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
 
   // material and colour (the object's own colour overrides the material's)
   int material = 0;
-  if (const JsonValue* m = object.Find("material")) {
-    if (reader.ExpectType(*m, JsonValue::Type::kString, what + " 'material'")) {
-      auto it = materials.find(m->string());
-      if (it == materials.end()) {
-        std::string known;
-        for (const auto& [n, i] : materials) known += (known.empty() ? "" : ", ") + n;
-        reader.Error(
-            *m, what + " uses unknown material '" + m->string() + "' (defined: " + known + ")");
-        ok = false;
-      } else {
-        material = it->second;
-      }
-    }
-  }
+  ok &= ReadMaterialRef(reader, object, materials, &material, what);
   std::array<float, 3> color = model->materials[material].color;
   ok &= ReadColor(reader, object, &color, what);
+  if (is_particle && object.Find("color") != nullptr) {
+    reader.Warning(*object.Find("color"), what +
+                                              " is a particle, which has no colour of its own; "
+                                              "its material's colour is shown");
+  }
 
-  // pose: planes by normal and offset, everything else by position and orientation
+  // pose: planes by normal and offset, particles by position, everything else by position and
+  // orientation
   Pose X_W;
   if (is_plane) {
     Vec3 normal = model->options.up;
@@ -385,11 +338,19 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
     }
   } else {
     ok &= reader.ReadArray<3>(object, "position", &X_W.p, what, -1e6, 1e6);
-    ok &= ReadOrientation(reader, object, &X_W.q, what);
+    if (!is_particle) ok &= ReadOrientation(reader, object, &X_W.q, what);
   }
 
   bool fixed = is_plane;
-  if (!is_plane) ok &= reader.ReadBool(object, "fixed", &fixed, what);
+  if (is_particle && object.Find("fixed") != nullptr) {
+    reader.Error(*object.Find("fixed"),
+                 what +
+                     " is a particle, which cannot be fixed (use a fixed sphere for a static "
+                     "obstacle)");
+    ok = false;
+  } else if (!is_plane) {
+    ok &= reader.ReadBool(object, "fixed", &fixed, what);
+  }
 
   // mass from 'mass', else from 'density' (object, then material) times volume
   double mass = 0;
@@ -407,8 +368,10 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
     mass = density * ShapeVolume(geometry);
     ok &= reader.ReadNumber(object, "mass", &mass, 1e-6, 1e9, what);
     ok &= reader.ReadArray<3>(object, "velocity", &velocity, what, -1e4, 1e4);
-    ok &= reader.ReadArray<3>(object, "angular_velocity", &angular_velocity, what, -1e4, 1e4);
-  } else if (fixed) {
+    if (!is_particle) {
+      ok &= reader.ReadArray<3>(object, "angular_velocity", &angular_velocity, what, -1e4, 1e4);
+    }
+  } else {
     for (const char* key : {"mass", "density", "velocity", "angular_velocity"}) {
       if (const JsonValue* v = object.Find(key)) {
         reader.Warning(*v, what + " is fixed; its '" + key + "' is ignored");
@@ -417,6 +380,19 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   }
   if (!ok) return;
 
+  // particles are point masses with a contact radius and no shape
+  ObjectRef* ref = name.empty() ? nullptr : &names->at(name);
+  if (is_particle) {
+    if (ref != nullptr) *ref = {ObjectRef::Kind::kParticle, model->particle_count()};
+    model->particle_name.push_back(name);
+    model->particle_mass.push_back(mass);
+    model->particle_radius.push_back(geometry.radius);
+    model->particle_material.push_back(material);
+    state->particle_x_W.push_back(X_W.p);
+    state->particle_v_W.push_back(velocity);
+    return;
+  }
+
   // fixed objects are world shapes; dynamic ones get a body with the shape at its COM
   const int shape = model->shape_count();
   model->shape_name.push_back(name);
@@ -424,11 +400,13 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   model->shape_material.push_back(material);
   model->shape_color.push_back(color);
   if (fixed) {
+    if (ref != nullptr) *ref = {ObjectRef::Kind::kFixed, -1};
     model->shape_body.push_back(kWorldBody);
     model->shape_X_BS.push_back(X_W);
     return;
   }
   const int body = model->body_count();
+  if (ref != nullptr) *ref = {ObjectRef::Kind::kBody, body};
   model->shape_body.push_back(body);
   model->shape_X_BS.push_back(Pose{});
   model->body_name.push_back(name);
@@ -453,7 +431,7 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
 
   reader.CheckKeys(root,
                    {"name", "description", "up", "gravity", "solver", "camera", "materials",
-                    "objects", "format_version"},
+                    "objects", "joints", "format_version"},
                    "the scene");
   auto model = std::make_shared<Model>();
   Scene scene;
@@ -463,17 +441,18 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   ReadOptions(reader, root, model.get());
   const std::map<std::string, int> materials = ReadMaterials(reader, root, model.get());
 
-  // objects: the scene's bodies and static shapes
+  // objects: the scene's bodies, static shapes and particles; then the joints between them
+  ObjectNames names;
   const JsonValue* objects = root.Find("objects");
   if (objects == nullptr) {
     reader.Error(root, "the scene needs an 'objects' array");
   } else if (reader.ExpectType(*objects, JsonValue::Type::kArray, "'objects'")) {
-    std::set<std::string> names;
     for (std::size_t i = 0; i < objects->items().size(); ++i) {
       ReadObject(reader, objects->items()[i], static_cast<int>(i), materials, &names, model.get(),
                  &scene.initial_state);
     }
   }
+  ReadJoints(reader, root, names, scene.initial_state, model.get());
   if (diagnostics.has_errors()) return diagnostics;
   scene.model = std::move(model);
   return Expected<Scene>(std::move(scene), std::move(diagnostics));

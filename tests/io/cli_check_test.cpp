@@ -11,6 +11,7 @@ namespace {
 
 using sim::test_support::CommandResult;
 using sim::test_support::RunCommand;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 
 CommandResult RunContactSim(const std::string& args) {
@@ -85,7 +86,25 @@ TEST(CliCheckTest, RealMeshReads) {
 TEST(CliScenesTest, ListsTheDefaultScene) {
   const CommandResult r = RunContactSim("scenes");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_THAT(r.output, HasSubstr("default  Boxes on a ground plane"));
+  // ids are padded to the longest one
+  EXPECT_THAT(r.output, ContainsRegex("default +Boxes on a ground plane"));
+}
+
+
+TEST(CliScenesTest, ListsTheValidationScenesOfTheSubfolder) {
+  const CommandResult r = RunContactSim("scenes");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, ContainsRegex("validation/incline +Box on a 30"));
+  EXPECT_THAT(r.output, HasSubstr("validation/sliding_particle"));
+}
+
+
+TEST(CliCheckTest, SceneSummaryCountsJointsAndParticles) {
+  const CommandResult r = RunContactSim("check " + kScenes + "validation/pendulum_chain.json " +
+                                        kScenes + "validation/sliding_particle.json");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("4 bodies, 5 shapes, 4 joints"));
+  EXPECT_THAT(r.output, HasSubstr("0 bodies, 1 shapes, 1 particles"));
 }
 
 

@@ -3,6 +3,7 @@
 #include "engine/io/scene_file.h"
 
 #include <filesystem>
+#include <numbers>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -67,7 +68,7 @@ TEST(SceneFileTest, UnknownTypeListsTheKnownOnes) {
   const std::string errors = Errors(R"({"objects": [
     {"name": "a", "type": "cube"}]})");
   EXPECT_THAT(errors, HasSubstr("s.json:2: error: object 'a' has unknown type 'cube' (expected "
-                                "plane, box, sphere, capsule or cylinder)"));
+                                "plane, box, sphere, capsule, cylinder or particle)"));
 }
 
 
@@ -99,6 +100,202 @@ TEST(SceneFileTest, BadSolverAndCamera) {
   EXPECT_THAT(errors, HasSubstr("s.json:1: error: unknown solver 'magic'"));
   EXPECT_THAT(errors, HasSubstr("s.json:1: error: solver 'dt' is 0, expected a value in"));
   EXPECT_THAT(errors, HasSubstr("s.json:2: error: camera 'fov_deg' is 200"));
+}
+
+
+TEST(SceneFileTest, ReadsEverySolverSetting) {
+  Expected<Scene> scene = ParseScene(R"({"solver": {"name": "nsn", "dt": 0.004,
+    "newton_iterations": 8, "linear_iterations": 40, "linear_solver": "gs", "ncp": "min",
+    "preconditioner": "dt2", "damping": 1, "line_search": true, "regularization": 0,
+    "geometric_stiffness": false, "contact_margin": 0.005},
+    "objects": []})",
+                                     "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  EXPECT_TRUE(scene.diagnostics().empty()) << scene.diagnostics().Format();
+  const SolverSettings& solver = scene->model->options.solver;
+  EXPECT_DOUBLE_EQ(solver.dt, 0.004);
+  EXPECT_EQ(solver.newton_iterations, 8);
+  EXPECT_EQ(solver.linear_iterations, 40);
+  EXPECT_EQ(solver.linear_solver, LinearSolverKind::kGaussSeidel);
+  EXPECT_EQ(solver.ncp, NcpFunction::kMinMap);
+  EXPECT_EQ(solver.preconditioner, ComplementarityScaling::kTimeStepSquared);
+  EXPECT_DOUBLE_EQ(solver.damping, 1.0);
+  EXPECT_TRUE(solver.line_search);
+  EXPECT_DOUBLE_EQ(solver.regularization, 0.0);
+  EXPECT_FALSE(solver.geometric_stiffness);
+  EXPECT_DOUBLE_EQ(solver.contact_margin, 0.005);
+}
+
+
+TEST(SceneFileTest, BadSolverLinearSolverListsTheChoices) {
+  const std::string errors = Errors(R"({"solver": {
+    "linear_solver": "lu",
+    "newton_iterations": 2.5, "damping": 0},
+    "objects": []})");
+  EXPECT_THAT(errors, HasSubstr("s.json:2: error: solver 'linear_solver' is 'lu', expected one of: "
+                                "pcr, pcg, jacobi, gs, direct (at /solver/linear_solver)"));
+  EXPECT_THAT(errors, HasSubstr("s.json:3: error: solver 'newton_iterations' is 2.5, expected a "
+                                "whole number in [1, 1000] (at /solver/newton_iterations)"));
+  EXPECT_THAT(errors, HasSubstr("s.json:3: error: solver 'damping' is 0, expected a value in (0, "
+                                "1] (at /solver/damping)"));
+}
+
+
+TEST(SceneFileTest, BuildsParticles) {
+  Expected<Scene> scene = ParseScene(R"({
+    "materials": {"steel": {"density": 8000, "friction": 0.2}},
+    "objects": [
+      {"name": "ground", "type": "plane"},
+      {"name": "p", "type": "particle", "radius": 0.1, "mass": 2, "position": [1, 2, 3],
+       "velocity": [0.5, 0, 0]},
+      {"name": "q", "type": "particle", "material": "steel", "radius": 0.05}
+    ]})",
+                                     "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const Model& model = *scene->model;
+  EXPECT_EQ(model.particle_count(), 2);
+  EXPECT_EQ(model.body_count(), 0);  // particles are neither bodies nor shapes
+  EXPECT_EQ(model.shape_count(), 1);
+  EXPECT_EQ(model.FindParticle("q"), 1);
+  EXPECT_DOUBLE_EQ(model.particle_mass[0], 2.0);
+  EXPECT_DOUBLE_EQ(model.particle_radius[0], 0.1);
+  // no mass: material density × sphere volume, 8000 kg/m³ × 4/3 π 0.05³
+  EXPECT_NEAR(model.particle_mass[1], 8000 * 4.0 / 3.0 * std::numbers::pi * 0.05 * 0.05 * 0.05,
+              1e-12);
+  EXPECT_EQ(model.materials[model.particle_material[1]].name, "steel");
+  const State& state = scene->initial_state;
+  EXPECT_TRUE(MatchesModel(state, model));
+  EXPECT_TRUE(state.particle_x_W[0].isApprox(Vec3(1, 2, 3)));
+  EXPECT_TRUE(state.particle_v_W[0].isApprox(Vec3(0.5, 0, 0)));
+  EXPECT_TRUE(state.particle_v_W[1].isZero());
+}
+
+
+TEST(SceneFileTest, ParticleWithoutRadiusOrFixedIsAnError) {
+  const std::string errors = Errors(R"({"objects": [
+    {"name": "p", "type": "particle", "mass": 1},
+    {"name": "q", "type": "particle", "radius": 0.1,
+     "fixed": true}]})");
+  EXPECT_THAT(errors, HasSubstr("s.json:2: error: object 'p' of type 'particle' needs 'radius' (at "
+                                "/objects/0)"));
+  EXPECT_THAT(errors,
+              HasSubstr("s.json:4: error: object 'q' is a particle, which cannot be fixed"));
+}
+
+
+// two links: a box hinged to the world, a second box hinged to the first
+constexpr const char* kTwoLinks = R"(
+    {"name": "a", "type": "box", "size": [0.1, 0.1, 1], "position": [0, 0, 1.5],
+     "rpy_deg": [0, 0, 90]},
+    {"name": "b", "type": "box", "size": [0.1, 0.1, 1], "position": [0, 0, 0.5]},
+    {"name": "wall", "type": "box", "size": [1, 1, 1], "position": [5, 0, 0], "fixed": true},
+    {"name": "p", "type": "particle", "radius": 0.1, "mass": 1, "position": [3, 0, 0]}
+  ])";
+
+
+TEST(SceneFileTest, BuildsJointsInTheFramesOfTheirBodies) {
+  Expected<Scene> scene = ParseScene(std::string(R"({"objects": [)") + kTwoLinks + R"(,
+    "joints": [
+      {"name": "top", "type": "revolute", "parent": "world", "child": "a", "anchor": [0, 0, 2],
+       "axis": [0, 2, 0], "limits_deg": [-90, 45], "compliance": 1e-6},
+      {"name": "mid", "type": "prismatic", "parent": "a", "child": "b", "anchor": [0, 0, 1],
+       "axis": [0, 0, 1], "limits": [-0.1, 0.2],
+       "drive": {"stiffness": 100, "damping": 5, "target_position": 0.05}},
+      {"name": "spin", "type": "continuous", "parent": "wall", "child": "b", "axis": [1, 0, 0],
+       "drive": {"damping": 1, "target_velocity": 2, "target_position_deg": 90}},
+      {"name": "weld", "type": "fixed", "parent": "a", "child": "b"}
+    ]})",
+                                     "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  EXPECT_TRUE(scene.diagnostics().empty()) << scene.diagnostics().Format();
+  const Model& model = *scene->model;
+  ASSERT_EQ(model.joint_count(), 4);
+  EXPECT_EQ(model.joint_type[0], JointType::kRevolute);
+  EXPECT_EQ(model.joint_parent[0], kWorldBody);
+  EXPECT_EQ(model.joint_child[0], model.FindBody("a"));
+  // J is at the anchor with world orientation: X_PJ = X_WJ for the world, X_CJ = X_WC⁻¹ X_WJ
+  EXPECT_TRUE(model.joint_X_PJ[0].p.isApprox(Vec3(0, 0, 2)));
+  EXPECT_TRUE(model.joint_X_CJ[0].p.isApprox(Vec3(0, 0, 0.5)));
+  // body a is turned 90° about z, so the world x axis of J is −y in a's frame
+  EXPECT_TRUE((model.joint_X_CJ[0].q * Vec3::UnitX()).isApprox(-Vec3::UnitY(), 1e-12));
+  EXPECT_TRUE(model.joint_axis[0].isApprox(Vec3::UnitY()));  // normalized, in J
+  EXPECT_TRUE(model.joint_limited[0]);
+  EXPECT_DOUBLE_EQ(model.joint_lower[0], -std::numbers::pi / 2);
+  EXPECT_DOUBLE_EQ(model.joint_upper[0], std::numbers::pi / 4);
+  EXPECT_DOUBLE_EQ(model.joint_compliance[0], 1e-6);
+  // both ends of every joint frame coincide at the initial configuration
+  const State& state = scene->initial_state;
+  for (int j = 0; j < model.joint_count(); ++j) {
+    const int p = model.joint_parent[j];
+    const Pose X_WP = p == kWorldBody ? Pose{} : state.body_X_WB[p];
+    const Pose X_WJp = X_WP * model.joint_X_PJ[j];
+    const Pose X_WJc = state.body_X_WB[model.joint_child[j]] * model.joint_X_CJ[j];
+    EXPECT_TRUE(X_WJp.p.isApprox(X_WJc.p, 1e-12)) << model.joint_name[j];
+    EXPECT_TRUE(X_WJp.q.isApprox(X_WJc.q, 1e-12)) << model.joint_name[j];
+  }
+  EXPECT_EQ(model.joint_parent[1], model.FindBody("a"));
+  EXPECT_DOUBLE_EQ(model.joint_drive[1].stiffness, 100.0);
+  EXPECT_DOUBLE_EQ(model.joint_drive[1].target_position, 0.05);
+  // a fixed parent object is the world; the anchor defaults to the child's position
+  EXPECT_EQ(model.joint_parent[2], kWorldBody);
+  EXPECT_TRUE(model.joint_X_PJ[2].p.isApprox(Vec3(0, 0, 0.5)));
+  EXPECT_FALSE(model.joint_limited[2]);
+  EXPECT_DOUBLE_EQ(model.joint_drive[2].target_position, std::numbers::pi / 2);
+  EXPECT_DOUBLE_EQ(model.joint_drive[2].target_velocity, 2.0);
+  EXPECT_EQ(model.joint_type[3], JointType::kFixed);
+}
+
+
+TEST(SceneFileTest, BadJointTypeAndUnknownChild) {
+  const std::string errors = Errors(std::string(R"({"objects": [)") + kTwoLinks + R"(,
+    "joints": [
+      {"name": "j1", "type": "hinge", "parent": "world", "child": "a"},
+      {"name": "j2", "type": "ball", "parent": "world",
+       "child": "c"}
+    ]})");
+  EXPECT_THAT(errors, HasSubstr("s.json:9: error: joint 'j1' has unknown type 'hinge' (expected "
+                                "fixed, revolute, continuous, prismatic or ball) (at "
+                                "/joints/0/type)"));
+  EXPECT_THAT(errors, HasSubstr("s.json:11: error: joint 'j2' has unknown child 'c' (dynamic "
+                                "bodies: a, b) (at /joints/1/child)"));
+}
+
+
+TEST(SceneFileTest, JointWithoutAxisOrWithLimitsOnABall) {
+  const std::string errors = Errors(std::string(R"({"objects": [)") + kTwoLinks + R"(,
+    "joints": [
+      {"name": "hinge", "type": "revolute", "parent": "world", "child": "a"},
+      {"name": "shoulder", "type": "ball", "parent": "a", "child": "b",
+       "limits": [-1, 1]}
+    ]})");
+  EXPECT_THAT(errors, HasSubstr("s.json:9: error: joint 'hinge' of type 'revolute' needs an 'axis' "
+                                "[x, y, z] (world direction) (at /joints/0)"));
+  EXPECT_THAT(errors, HasSubstr("s.json:11: error: joint 'shoulder' of type 'ball' cannot have "
+                                "limits (only revolute and prismatic joints can) (at "
+                                "/joints/1/limits)"));
+}
+
+
+TEST(SceneFileTest, JointEndsMustBeDynamicBodiesAndDiffer) {
+  const std::string errors = Errors(std::string(R"({"objects": [)") + kTwoLinks + R"(,
+    "joints": [
+      {"name": "j", "type": "fixed", "parent": "a", "child": "wall"},
+      {"name": "k", "type": "fixed", "parent": "p", "child": "a"},
+      {"name": "l", "type": "fixed", "parent": "a", "child": "a"},
+      {"name": "m", "type": "prismatic", "parent": "nowhere", "child": "b", "axis": [0, 0, 0],
+       "limits": [1, 0]},
+      {"name": "j", "type": "fixed", "parent": "world", "child": "b"}
+    ]})");
+  EXPECT_THAT(errors, HasSubstr("s.json:9: error: joint 'j' child 'wall' is fixed; the child must "
+                                "be a dynamic body"));
+  EXPECT_THAT(errors, HasSubstr("s.json:10: error: joint 'k' parent 'p' is a particle; joints "
+                                "connect rigid bodies"));
+  EXPECT_THAT(errors, HasSubstr("s.json:11: error: joint 'l' connects 'a' to itself"));
+  EXPECT_THAT(errors, HasSubstr("s.json:12: error: joint 'm' has unknown parent 'nowhere' (known: "
+                                "world, a, b, wall)"));
+  EXPECT_THAT(errors, HasSubstr("s.json:12: error: joint 'm' 'axis' has zero length"));
+  EXPECT_THAT(errors, HasSubstr("s.json:13: error: joint 'm' 'limits' lower 1 is above upper 0"));
+  EXPECT_THAT(errors, HasSubstr("s.json:14: error: duplicate joint name 'j'"));
 }
 
 

@@ -1,0 +1,129 @@
+// Internal to the scene reader (scene_file.cpp, scene_joints.cpp): typed reads out of the located
+// JSON tree, each problem reported at the line and JSON pointer of the offending value.
+#pragma once
+
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/core/diagnostics.h"
+#include "engine/io/json_document.h"
+#include "engine/model/model.h"
+#include "engine/state/state.h"
+
+namespace sim::io {
+
+/// "a, b, c" for messages.
+std::string Join(const std::vector<std::string>& words);
+std::string Join(std::initializer_list<const char*> words);
+
+/// Shortest round-trip text of a number for messages ("0.5", "1e-06").
+std::string FormatNumber(double value);
+
+/// What an object name of the scene stands for, so joints can refer to objects by name.
+struct ObjectRef {
+  enum class Kind { kInvalid = 0, kBody, kFixed, kParticle };
+  Kind kind = Kind::kInvalid;  ///< kInvalid: the object had errors (already reported)
+  int index = -1;              ///< body id (kBody) or particle id (kParticle)
+};
+using ObjectNames = std::map<std::string, ObjectRef>;
+
+class SceneReader {
+ public:
+  SceneReader(std::string source, Diagnostics* diagnostics)
+      : source_(std::move(source)), diagnostics_(diagnostics) {}
+
+  void Error(const JsonValue& at, const std::string& message) {
+    diagnostics_->Error(source_, at.line(), at.pointer(), message);
+  }
+  void Warning(const JsonValue& at, const std::string& message) {
+    diagnostics_->Warning(source_, at.line(), at.pointer(), message);
+  }
+
+  /// Warns about members of `object` not in `known`.
+  void CheckKeys(const JsonValue& object, std::initializer_list<const char*> known,
+                 const std::string& what);
+
+  bool ExpectType(const JsonValue& value, JsonValue::Type type, const std::string& what);
+
+  /// Number member `key`; `*out` keeps its default when absent. Checks [min, max], or (min, max]
+  /// when `exclusive_min`.
+  bool ReadNumber(const JsonValue& object, const char* key, double* out, double min, double max,
+                  const std::string& what, bool exclusive_min = false);
+
+  /// Whole-number member `key` in [min, max].
+  bool ReadInt(const JsonValue& object, const char* key, int* out, int min, int max,
+               const std::string& what);
+
+  bool ReadString(const JsonValue& object, const char* key, std::string* out,
+                  const std::string& what);
+
+  bool ReadBool(const JsonValue& object, const char* key, bool* out, const std::string& what);
+
+  /// String member `key` that must be one of `choices`; the error lists them.
+  template <typename Enum>
+  bool ReadEnum(const JsonValue& object, const char* key,
+                std::initializer_list<std::pair<const char*, Enum>> choices, Enum* out,
+                const std::string& what) {
+    const JsonValue* value = object.Find(key);
+    if (value == nullptr) return true;
+    if (!ExpectType(*value, JsonValue::Type::kString, what + " '" + key + "'")) return false;
+    std::vector<std::string> names;
+    for (const auto& [name, choice] : choices) {
+      if (value->string() == name) {
+        *out = choice;
+        return true;
+      }
+      names.emplace_back(name);
+    }
+    Error(*value,
+          what + " '" + key + "' is '" + value->string() + "', expected one of: " + Join(names));
+    return false;
+  }
+
+  /// Array of exactly N finite numbers, each in [min, max].
+  template <int N>
+  bool ReadArray(const JsonValue& object, const char* key, Eigen::Matrix<double, N, 1>* out,
+                 const std::string& what, double min = -1e9, double max = 1e9) {
+    const JsonValue* value = object.Find(key);
+    if (value == nullptr) return true;
+    const std::string name = what + " '" + key + "'";
+    if (!value->is_array() || static_cast<int>(value->items().size()) != N) {
+      Error(*value, name + " must be an array of " + std::to_string(N) + " numbers");
+      return false;
+    }
+    Eigen::Matrix<double, N, 1> result;
+    for (int i = 0; i < N; ++i) {
+      const JsonValue& item = value->items()[i];
+      if (!item.is_number()) {
+        Error(item, name + " must be an array of " + std::to_string(N) + " numbers, element " +
+                        std::to_string(i) + " is a " + JsonValue::TypeName(item.type()));
+        return false;
+      }
+      if (item.number() < min || item.number() > max) {
+        Error(item, name + " element " + std::to_string(i) + " is " + FormatNumber(item.number()) +
+                        ", expected a value in [" + FormatNumber(min) + ", " + FormatNumber(max) +
+                        "]");
+        return false;
+      }
+      result[i] = item.number();
+    }
+    *out = result;
+    return true;
+  }
+
+  const std::string& source() const { return source_; }
+
+ private:
+  std::string source_;
+  Diagnostics* diagnostics_;
+};
+
+/// Reads the optional top-level `joints` array into the model's joint_* arrays. Needs the objects
+/// already read: `objects` maps names to bodies, `state` holds their initial poses.
+void ReadJoints(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,
+                const State& state, Model* model);
+
+}  // namespace sim::io

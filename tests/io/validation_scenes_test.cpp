@@ -1,0 +1,199 @@
+// The validation scenes of scenes/validation/: each loads without a diagnostic and is built the way
+// its header comment says (counts, masses, geometry), so the physics tests that use them can trust
+// their analytic references.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "engine/io/scene_catalog.h"
+#include "engine/io/scene_file.h"
+
+namespace sim::io {
+namespace {
+
+constexpr double kDegToRad = std::numbers::pi / 180.0;
+
+Scene Load(const std::string& name) {
+  const std::string path = std::string(SIM_SOURCE_DIR) + "/scenes/validation/" + name;
+  Expected<Scene> scene = LoadScene(path);
+  EXPECT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  EXPECT_TRUE(scene.diagnostics().empty()) << scene.diagnostics().Format();
+  if (!scene.ok()) return Scene{};
+  EXPECT_TRUE(MatchesModel(scene->initial_state, *scene->model)) << name;
+  return std::move(scene.value());
+}
+
+// world-frame extent of an axis-aligned box shape of body `b`
+struct Box {
+  Vec3 lo, hi;
+};
+Box BodyBox(const Model& model, const State& state, int b) {
+  const int s = static_cast<int>(std::find(model.shape_body.begin(), model.shape_body.end(), b) -
+                                 model.shape_body.begin());
+  const Vec3 h = model.shape_geometry[s].half_extents;
+  return {state.body_X_WB[b].p - h, state.body_X_WB[b].p + h};
+}
+
+
+TEST(ValidationScenesTest, ContactStudioScenesListsThem) {
+  Diagnostics diagnostics;
+  const std::vector<SceneEntry> scenes =
+      ListScenes(std::string(SIM_SOURCE_DIR) + "/scenes", &diagnostics);
+  std::vector<std::string> ids;
+  for (const SceneEntry& entry : scenes) ids.push_back(entry.id);
+  for (const char* id : {"validation/incline", "validation/heavy_stack", "validation/arch",
+                         "validation/pendulum_chain", "validation/sliding_particle"}) {
+    EXPECT_THAT(ids, ::testing::Contains(id));
+  }
+}
+
+
+TEST(ValidationScenesTest, InclineIsThirtyDegreesWithTheBoxFlushOnIt) {
+  const Scene scene = Load("incline.json");
+  ASSERT_TRUE(scene.model);
+  const Model& model = *scene.model;
+  ASSERT_EQ(model.body_count(), 1);
+  EXPECT_EQ(model.shape_count(), 2);
+  EXPECT_DOUBLE_EQ(model.body_mass[0], 1.0);
+  EXPECT_DOUBLE_EQ(model.options.solver.dt, 1.0 / 120.0);
+  // the plane's normal is 30° from up, tilted toward −x (so the slope descends toward −x)
+  const Vec3 n = model.shape_X_BS[0].q * Vec3::UnitZ();
+  EXPECT_NEAR(std::acos(n.dot(Vec3::UnitZ())), 30 * kDegToRad, 1e-12);
+  EXPECT_NEAR(n.x(), -0.5, 1e-12);
+  // box: sides 0.2 m, its z axis along the normal, its centre 0.1 m above the plane (gap 0)
+  const Pose& X_WB = scene.initial_state.body_X_WB[0];
+  EXPECT_TRUE(model.shape_geometry[1].half_extents.isApprox(Vec3::Constant(0.1)));
+  EXPECT_TRUE((X_WB.q * Vec3::UnitZ()).isApprox(n, 1e-12));
+  EXPECT_NEAR(n.dot(X_WB.p - model.shape_X_BS[0].p), 0.1, 1e-12);
+  EXPECT_TRUE(scene.initial_state.body_v_W[0].isZero());
+  // one material for both, so materials.contact.friction sets μ
+  const int contact = model.FindMaterial("contact");
+  EXPECT_EQ(model.shape_material[0], contact);
+  EXPECT_EQ(model.shape_material[1], contact);
+  EXPECT_DOUBLE_EQ(model.materials[contact].friction, 0.3);
+}
+
+
+TEST(ValidationScenesTest, HeavyStackIsLightestAtTheBottomWithRatio4096) {
+  const Scene scene = Load("heavy_stack.json");
+  ASSERT_TRUE(scene.model);
+  const Model& model = *scene.model;
+  ASSERT_EQ(model.body_count(), 5);
+  EXPECT_EQ(model.options.solver.newton_iterations, 6);
+  EXPECT_EQ(model.options.solver.linear_iterations, 20);
+  double below_top = 0;  // z of the top face of the block below
+  for (int b = 0; b < 5; ++b) {
+    EXPECT_DOUBLE_EQ(model.body_mass[b], std::pow(8.0, b + 1)) << model.body_name[b];
+    const Box box = BodyBox(model, scene.initial_state, b);
+    EXPECT_TRUE((box.hi - box.lo).isApprox(Vec3::Constant(0.5)));
+    EXPECT_NEAR(box.lo.z(), below_top, 1e-12) << model.body_name[b] << " is not face-flush";
+    below_top = box.hi.z();
+  }
+  EXPECT_DOUBLE_EQ(model.body_mass[4] / model.body_mass[0], 4096.0);
+  for (const Material& m : model.materials) {
+    if (m.name != "default") {
+      EXPECT_DOUBLE_EQ(m.friction, 0.5);
+    }
+  }
+}
+
+
+TEST(ValidationScenesTest, ArchHasTwentyFlushBlocksHeavierAtTheBottom) {
+  const Scene scene = Load("arch.json");
+  ASSERT_TRUE(scene.model);
+  const Model& model = *scene.model;
+  const State& state = scene.initial_state;
+  ASSERT_EQ(model.body_count(), 20);
+  EXPECT_EQ(model.options.solver.newton_iterations, 6);
+  EXPECT_EQ(model.options.solver.linear_iterations, 20);
+  EXPECT_DOUBLE_EQ(model.materials[model.FindMaterial("contact")].friction, 0.6);
+  const auto [lightest, heaviest] =
+      std::minmax_element(model.body_mass.begin(), model.body_mass.end());
+  EXPECT_GE(*lightest, 15.0);
+  EXPECT_LE(*heaviest, 110.0);
+  constexpr double kTol = 1e-9;
+  for (int b = 0; b < 20; ++b) {
+    const Box box = BodyBox(model, state, b);
+    EXPECT_TRUE(state.body_X_WB[b].q.isApprox(Quat::Identity()));
+    // rests face-flush on the ground or on a block, and overlaps no other block
+    bool supported = std::abs(box.lo.z()) < kTol;
+    for (int c = 0; c < 20; ++c) {
+      if (c == b) continue;
+      const Box other = BodyBox(model, state, c);
+      const Vec3 overlap = box.hi.cwiseMin(other.hi) - box.lo.cwiseMax(other.lo);
+      EXPECT_FALSE((overlap.array() > kTol).all())
+          << model.body_name[b] << " overlaps " << model.body_name[c];
+      if (std::abs(other.hi.z() - box.lo.z()) < kTol && overlap.x() > kTol) {
+        supported = true;
+        // the block below is heavier
+        EXPECT_GT(model.body_mass[c], model.body_mass[b]) << model.body_name[b];
+      }
+    }
+    EXPECT_TRUE(supported) << model.body_name[b] << " is not resting face to face";
+  }
+  // the two top blocks meet face to face at the crown, x = 0
+  const Box left = BodyBox(model, state, model.FindBody("left_9"));
+  const Box right = BodyBox(model, state, model.FindBody("right_9"));
+  EXPECT_NEAR(left.hi.x(), 0.0, kTol);
+  EXPECT_NEAR(right.lo.x(), 0.0, kTol);
+}
+
+
+TEST(ValidationScenesTest, PendulumChainIsFourLinksOnRevoluteJointsAboutY) {
+  const Scene scene = Load("pendulum_chain.json");
+  ASSERT_TRUE(scene.model);
+  const Model& model = *scene.model;
+  const State& state = scene.initial_state;
+  ASSERT_EQ(model.body_count(), 4);
+  ASSERT_EQ(model.joint_count(), 4);
+  EXPECT_EQ(model.joint_parent[0], kWorldBody);
+  EXPECT_TRUE(model.joint_X_PJ[0].p.isApprox(Vec3(0, 0, 2.5)));
+  for (int j = 0; j < 4; ++j) {
+    EXPECT_EQ(model.joint_type[j], JointType::kRevolute);
+    EXPECT_DOUBLE_EQ(model.body_mass[j], 1.0);
+    EXPECT_EQ(model.joint_child[j], j);
+    if (j > 0) {
+      EXPECT_EQ(model.joint_parent[j], j - 1);
+    }
+    // the axis is y in the joint frame and in the world
+    EXPECT_TRUE(model.joint_axis[j].isApprox(Vec3::UnitY(), 1e-12));
+    EXPECT_TRUE((state.body_X_WB[j].q * model.joint_X_CJ[j].q * model.joint_axis[j])
+                    .isApprox(Vec3::UnitY(), 1e-12));
+    // each joint is at the top end of its child link and the bottom end of its parent link
+    EXPECT_TRUE(model.joint_X_CJ[j].p.isApprox(Vec3(0, 0, 0.25), 1e-12)) << j;
+    if (j > 0) {
+      EXPECT_TRUE(model.joint_X_PJ[j].p.isApprox(Vec3(0, 0, -0.25), 1e-12)) << j;
+    }
+    EXPECT_FALSE(model.joint_limited[j]);
+    // the chain leans 5° about y, at rest
+    const Vec3 down = state.body_X_WB[j].q * -Vec3::UnitZ();
+    EXPECT_NEAR(std::atan2(-down.x(), -down.z()), 5 * kDegToRad, 1e-12);
+    EXPECT_TRUE(state.body_v_W[j].isZero() && state.body_w_W[j].isZero());
+  }
+}
+
+
+TEST(ValidationScenesTest, SlidingParticleHasTheTenNewtonNormalForce) {
+  const Scene scene = Load("sliding_particle.json");
+  ASSERT_TRUE(scene.model);
+  const Model& model = *scene.model;
+  const State& state = scene.initial_state;
+  EXPECT_EQ(model.body_count(), 0);
+  ASSERT_EQ(model.particle_count(), 1);
+  const double g = -model.options.gravity.z();
+  EXPECT_DOUBLE_EQ(model.particle_mass[0] * g, 10.0);
+  EXPECT_DOUBLE_EQ(model.particle_radius[0], 0.05);
+  EXPECT_DOUBLE_EQ(state.particle_x_W[0].z(), 0.05);  // resting on the plane z = 0
+  EXPECT_TRUE(state.particle_v_W[0].isApprox(Vec3(0.5, 0, 0)));
+  const double mu = model.materials[model.particle_material[0]].friction;
+  EXPECT_DOUBLE_EQ(mu, 0.5);
+  // the references of the header: stop time and distance
+  EXPECT_NEAR(0.5 / (mu * g), 0.1019, 1e-4);
+  EXPECT_NEAR(0.25 / (2 * mu * g), 0.02548, 1e-5);
+}
+
+}  // namespace
+}  // namespace sim::io
