@@ -153,9 +153,12 @@ bool ApplySolverField(const std::string& field, const std::string& value, Solver
     *expected = "a step fraction in (0, 1]";
     return ParseRealIn(value, 0, true, 1, &s->damping);
   }
-  if (field == "line_search" || field == "geometric_stiffness") {
+  if (field == "line_search" || field == "geometric_stiffness" || field == "warm_start") {
     *expected = "one of true, false, 1, 0";
-    return ParseBool(value, field == "line_search" ? &s->line_search : &s->geometric_stiffness);
+    bool* target = field == "line_search"           ? &s->line_search
+                   : field == "geometric_stiffness" ? &s->geometric_stiffness
+                                                    : &s->warm_start;
+    return ParseBool(value, target);
   }
   if (field == "regularization") {
     *expected = "a number >= 0 (1/kg)";
@@ -197,6 +200,7 @@ const std::vector<std::string>& OverridePaths() {
                                                   "solver.regularization",
                                                   "solver.geometric_stiffness",
                                                   "solver.contact_margin",
+                                                  "solver.warm_start",
                                                   "gravity",
                                                   "materials.<name>.friction",
                                                   "materials.<name>.density"};

@@ -23,8 +23,9 @@ const std::vector<std::string>& OverridePaths();
 ///   solver.dt (0, 0.1] s; solver.newton_iterations, solver.linear_iterations positive integers;
 ///   solver.linear_solver pcr|pcg|jacobi|gs|direct; solver.ncp fb|min;
 ///   solver.preconditioner effective_mass|identity|dt2; solver.damping (0, 1];
-///   solver.line_search, solver.geometric_stiffness true|false|1|0; solver.regularization ≥ 0;
-///   solver.contact_margin ≥ 0 m; gravity x,y,z m/s²; materials.<name>.friction ≥ 0.
+///   solver.line_search, solver.geometric_stiffness, solver.warm_start true|false|1|0;
+///   solver.regularization ≥ 0; solver.contact_margin ≥ 0 m; gravity x,y,z m/s²;
+///   materials.<name>.friction ≥ 0.
 /// Returns errors (source `--set PATH=VALUE`, line 0) naming the bad value and the valid choices
 /// or range; `*model` is left unchanged on error.
 Diagnostics ApplyOverride(const std::string& assignment, Model* model);

@@ -90,6 +90,8 @@ void WriteSettings(const SolverSettings& s, JsonOut* out) {
   out->Number(s.regularization);
   out->Key("geometric_stiffness");
   out->Bool(s.geometric_stiffness);
+  out->Key("warm_start");
+  out->Bool(s.warm_start);
   out->Key("contact_margin");
   out->Number(s.contact_margin);
   out->EndObject();

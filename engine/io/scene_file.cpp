@@ -37,7 +37,7 @@ void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* se
   reader.CheckKeys(solver,
                    {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
                     "preconditioner", "damping", "line_search", "regularization",
-                    "geometric_stiffness", "contact_margin"},
+                    "geometric_stiffness", "contact_margin", "warm_start"},
                    "'solver'");
   reader.ReadString(solver, "name", &settings->name, what);
   static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
@@ -74,6 +74,7 @@ void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* se
   reader.ReadBool(solver, "line_search", &settings->line_search, what);
   reader.ReadNumber(solver, "regularization", &settings->regularization, 0, 1, what);
   reader.ReadBool(solver, "geometric_stiffness", &settings->geometric_stiffness, what);
+  reader.ReadBool(solver, "warm_start", &settings->warm_start, what);
   reader.ReadNumber(solver, "contact_margin", &settings->contact_margin, 0, 1, what);
 }
 

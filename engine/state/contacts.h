@@ -43,6 +43,15 @@ struct Contact {
   Real gap = 0;                     ///< C_n at the end of the step [m]
 };
 
+/// Identity of a contact across steps: the two sides (shape or particle) and the feature pair.
+inline std::uint64_t ContactKey(const Contact& c) {
+  // 20 bits per side (shape id + 1, or 2¹⁹ + particle id), 24 bits of feature
+  const auto side = [](const ContactSide& s) -> std::uint64_t {
+    return s.particle >= 0 ? (std::uint64_t{1} << 19) + s.particle : std::uint64_t(s.shape + 1);
+  };
+  return ((side(c.a) & 0xFFFFF) << 44) | ((side(c.b) & 0xFFFFF) << 24) | (c.feature & 0xFFFFFF);
+}
+
 struct Contacts {
   std::vector<Contact> items;
   int capacity = 4096;  ///< the collision stage sets kCapacityExceeded instead of growing past it

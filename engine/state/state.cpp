@@ -20,6 +20,15 @@ bool IsFinite(const State& state) {
       if (!v.allFinite()) return false;
     }
   }
+  for (const ContactImpulse& c : state.contact_impulses) {
+    if (!std::isfinite(c.normal) || !std::isfinite(c.friction[0]) ||
+        !std::isfinite(c.friction[1])) {
+      return false;
+    }
+  }
+  for (Real lambda : state.joint_lambda) {
+    if (!std::isfinite(lambda)) return false;
+  }
   return true;
 }
 

@@ -11,6 +11,14 @@ namespace sim {
 
 struct Model;
 
+/// Multipliers of one contact from the previous step, for warm starting (keyed by the contact's
+/// shape pair and feature, see ContactKey in contacts.h).
+struct ContactImpulse {
+  std::uint64_t key = 0;
+  Real normal = 0;            ///< λ_n [N]
+  Real friction[2] = {0, 0};  ///< λ_f along (tangent, bitangent) [N]
+};
+
 struct State {
   Real time = 0;                   ///< simulated time [s]
   std::uint64_t step = 0;          ///< number of steps taken
@@ -19,6 +27,10 @@ struct State {
   std::vector<Vec3> body_w_W;      ///< angular velocity, world frame [rad/s]
   std::vector<Vec3> particle_x_W;  ///< particle positions, world frame [m]
   std::vector<Vec3> particle_v_W;  ///< particle velocities, world frame [m/s]
+
+  // warm-start data: the last step's multipliers (part of the state so a run resumes bit for bit)
+  std::vector<ContactImpulse> contact_impulses;  ///< sorted by key
+  std::vector<Real> joint_lambda;                ///< one per joint row, in model row order [N]
 };
 
 /// True when every number in the state is finite and every quaternion has a sane norm.

@@ -72,6 +72,7 @@ TEST(OverridesTest, EverySolverPathSetsItsField) {
   EXPECT_EQ(Applied("solver.regularization=0").options.solver.regularization, 0.0);
   EXPECT_EQ(Applied("solver.regularization=1e-8").options.solver.regularization, 1e-8);
   EXPECT_EQ(Applied("solver.contact_margin=0.002").options.solver.contact_margin, 0.002);
+  EXPECT_FALSE(Applied("solver.warm_start=false").options.solver.warm_start);
 }
 
 
@@ -139,7 +140,9 @@ TEST(OverridesTest, UnknownPathListsTheSupportedPaths) {
   const std::string error = ErrorOf("solver.tolerance=1e-6");
   EXPECT_THAT(error, HasSubstr("--set solver.tolerance=1e-6: error: unknown path "
                                "'solver.tolerance' (supported: solver.dt, "));
-  EXPECT_THAT(error, HasSubstr("solver.contact_margin, gravity, materials.<name>.friction"));
+  EXPECT_THAT(
+      error,
+      HasSubstr("solver.contact_margin, solver.warm_start, gravity, materials.<name>.friction"));
   EXPECT_THAT(ErrorOf("camera.distance=3"), HasSubstr("unknown path 'camera.distance'"));
   EXPECT_THAT(ErrorOf("materials.wood.color=1"), HasSubstr("unknown path"));
   EXPECT_THAT(ErrorOf("solver.dt"), HasSubstr("expected PATH=VALUE"));

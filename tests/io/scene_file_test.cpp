@@ -107,7 +107,7 @@ TEST(SceneFileTest, ReadsEverySolverSetting) {
   Expected<Scene> scene = ParseScene(R"({"solver": {"name": "nsn", "dt": 0.004,
     "newton_iterations": 8, "linear_iterations": 40, "linear_solver": "gs", "ncp": "min",
     "preconditioner": "dt2", "damping": 1, "line_search": true, "regularization": 0,
-    "geometric_stiffness": false, "contact_margin": 0.005},
+    "geometric_stiffness": false, "contact_margin": 0.005, "warm_start": false},
     "objects": []})",
                                      "s.json");
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
@@ -123,6 +123,7 @@ TEST(SceneFileTest, ReadsEverySolverSetting) {
   EXPECT_TRUE(solver.line_search);
   EXPECT_DOUBLE_EQ(solver.regularization, 0.0);
   EXPECT_FALSE(solver.geometric_stiffness);
+  EXPECT_FALSE(solver.warm_start);
   EXPECT_DOUBLE_EQ(solver.contact_margin, 0.005);
 }
 

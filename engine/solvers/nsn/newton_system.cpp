@@ -138,6 +138,7 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
     info.mu_t = src.friction_t;
     info.mu_b = src.friction_b;
     info.gap = src.gap0;
+    info.key = ContactKey(src);
   }
 
   // row layout: joint rows, contact normals, friction pairs
@@ -198,6 +199,36 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
     row_type_[contact_row_begin_ + c] = RowType::kUnilateral;
     row_type_[friction_row_begin_ + 2 * c] = RowType::kFriction;
     row_type_[friction_row_begin_ + 2 * c + 1] = RowType::kFriction;
+  }
+  if (settings_.warm_start) WarmStart(in);
+}
+
+
+void NewtonSystem::WarmStart(const State& in) {
+  // velocities from the last step too: λ from a sliding contact with u = 0 would read as "stick
+  // beyond the cone" and the friction fixed point would settle on the wrong branch
+  for (int b = 0; b < body_count_; ++b) {
+    if (block_fixed_[b]) continue;
+    v_[b] = in.body_v_W[b];
+    w_[b] = in.body_w_W[b];
+  }
+  for (std::size_t p = 0; p < in.particle_v_W.size(); ++p) v_[body_count_ + p] = in.particle_v_W[p];
+  UpdatePositions();
+
+  // joint rows by position (their layout is fixed by the model)
+  if (static_cast<int>(in.joint_lambda.size()) == contact_row_begin_) {
+    for (int i = 0; i < contact_row_begin_; ++i) lambda_(i) = in.joint_lambda[i];
+  }
+  // contacts by key: the same shape pair and feature as in the previous step
+  const auto& cache = in.contact_impulses;
+  for (int c = 0; c < contact_count_; ++c) {
+    const auto it = std::lower_bound(
+        cache.begin(), cache.end(), contacts_[c].key,
+        [](const ContactImpulse& entry, std::uint64_t key) { return entry.key < key; });
+    if (it == cache.end() || it->key != contacts_[c].key) continue;
+    lambda_(contact_row_begin_ + c) = it->normal;
+    lambda_(friction_row_begin_ + 2 * c) = it->friction[0];
+    lambda_(friction_row_begin_ + 2 * c + 1) = it->friction[1];
   }
 }
 
@@ -604,6 +635,22 @@ void NewtonSystem::WriteState(State* out) const {
     out->body_v_W[b] = v_[b];
     out->body_w_W[b] = w_[b];
   }
+  // warm-start data for the next step
+  out->joint_lambda.resize(contact_row_begin_);
+  for (int i = 0; i < contact_row_begin_; ++i) out->joint_lambda[i] = lambda_(i);
+  out->contact_impulses.clear();
+  for (int c = 0; c < contact_count_; ++c) {
+    const Real normal = lambda_(contact_row_begin_ + c);
+    if (!(normal > 0)) continue;  // separated: nothing worth carrying over
+    ContactImpulse impulse;
+    impulse.key = contacts_[c].key;
+    impulse.normal = normal;
+    impulse.friction[0] = lambda_(friction_row_begin_ + 2 * c);
+    impulse.friction[1] = lambda_(friction_row_begin_ + 2 * c + 1);
+    out->contact_impulses.push_back(impulse);
+  }
+  std::sort(out->contact_impulses.begin(), out->contact_impulses.end(),
+            [](const ContactImpulse& x, const ContactImpulse& y) { return x.key < y.key; });
   out->particle_x_W.resize(model.particle_count());
   out->particle_v_W.resize(model.particle_count());
   for (int p = 0; p < model.particle_count(); ++p) {

@@ -45,7 +45,8 @@ struct IterateErrors {
 class NewtonSystem final : public SchurOperator {
  public:
   /// Start of a step: q⁻, M̃ (world inertia at q⁻), ũ (gravity, external forces and the
-  /// gyroscopic term), the row layout, and the zero starting iterate u = 0, λ = 0 (digest §8).
+  /// gyroscopic term), the row layout, and the starting iterate u = 0 (digest §8) with λ = 0 or,
+  /// with settings.warm_start, the previous step's multipliers carried in the State.
   void Begin(const Model& model, const State& in, const Control& control, const Contacts& contacts,
              Real dt);
 
@@ -112,7 +113,8 @@ class NewtonSystem final : public SchurOperator {
     Vec3 p_a = Vec3::Zero(), p_b = Vec3::Zero();  // body-frame points (world if static)
     Vec3 normal, tangent, bitangent;
     Real thickness = 0, mu_t = 0, mu_b = 0;
-    Real gap = 0;  // at the current iterate
+    Real gap = 0;           // at the current iterate
+    std::uint64_t key = 0;  // ContactKey, for warm starting
   };
   struct BilateralInfo {
     Real stiffness = 0;  // k; +inf for rigid rows [N/m]
@@ -123,6 +125,7 @@ class NewtonSystem final : public SchurOperator {
     bool positional = false;      // counts towards the joint error in metres
   };
 
+  void WarmStart(const State& in);
   Vec3 WorldPoint(int block, const Vec3& p, Vec3* lever) const;
   void ApplyInverseH(const std::vector<Vec3>& lin, const std::vector<Vec3>& ang,
                      std::vector<Vec3>* out_lin, std::vector<Vec3>* out_ang) const;

@@ -3,7 +3,7 @@
 // (seed 000), as specified by docs/seeds/nsn-and-friction.md (digest) with its errata (§19).
 //
 // Per step (digest §12, Algorithm 1 of seed 002):
-//   u⁰ = 0, λ⁰ = 0, q⁰ = q⁻                                                   (digest §8)
+//   u⁰ = 0, λ⁰ = 0 (or the last step's λ: warm_start, a deviation from §8), q⁰ = q⁻
 //   for n = 0 … N−1:
 //     assemble J, C, g, h at (qⁿ, uⁿ, λⁿ)                           newton_system.h, eq. (77)-(79)
 //     solve (J H⁻¹ Jᵀ + C + εI) x = J H⁻¹ g − h with M inner iterations    eq. (80), §6.7
