@@ -189,9 +189,10 @@ StackResult RunHeavyStack(LinearSolverKind solver, Real seconds) {
 }
 
 
-// PCR (and the direct reference) hold the stack: < 1 mm penetration and top drift over 5 s
+// PCR, PCG and the direct reference hold the stack: < 1 mm penetration and top drift over 5 s
 TEST(HeavyStack, KrylovAndDirectHoldTheStack) {
-  for (LinearSolverKind solver : {LinearSolverKind::kPcr, LinearSolverKind::kDirect}) {
+  for (LinearSolverKind solver :
+       {LinearSolverKind::kPcr, LinearSolverKind::kPcg, LinearSolverKind::kDirect}) {
     SCOPED_TRACE(LinearSolverName(solver));
     const StackResult result = RunHeavyStack(solver, 5.0);
     EXPECT_LT(result.max_penetration, 1e-3);
@@ -201,10 +202,15 @@ TEST(HeavyStack, KrylovAndDirectHoldTheStack) {
 
 
 // seed 002 §10 / Fig. 19-20: relaxation with the same budget shows "catastrophic
-// interpenetration"; we require it to be at least ten times the PCR bound
-TEST(HeavyStack, JacobiFailsWithTheSameBudget) {
-  const StackResult result = RunHeavyStack(LinearSolverKind::kJacobi, 5.0);
-  EXPECT_GT(std::max(result.max_penetration, result.top_drift), 1e-2);
+// interpenetration"; we require it to be at least ten times the PCR bound. (Measured: Jacobi
+// sinks 0.31 m; Gauss-Seidel stagnates on the singular 4-corner system and the Newton iterate
+// then diverges.)
+TEST(HeavyStack, RelaxationFailsWithTheSameBudget) {
+  for (LinearSolverKind solver : {LinearSolverKind::kJacobi, LinearSolverKind::kGaussSeidel}) {
+    SCOPED_TRACE(LinearSolverName(solver));
+    const StackResult result = RunHeavyStack(solver, 5.0);
+    EXPECT_GT(std::max(result.max_penetration, result.top_drift), 1e-2);
+  }
 }
 
 
@@ -226,6 +232,66 @@ TEST(Arch, StandsForTenSecondsWithPcr) {
   }
   EXPECT_LT(drift, 1e-3);
   ExpectComplementarity(*sim, 1e-3, 1e-3);
+}
+
+
+// ---- sliding particle and pendulum chain scenes -----------------------------------------------
+
+// digest §20.2 as a scene: u0 = 0.5 m/s, λ_n = 10 N, μ = 0.5. While sliding the friction force
+// is 5 N against the motion; the particle stops after ≈ u0/(μg) = 0.102 s. Discrete reference:
+// backward Euler loses μgΔt per step, so it travels Δt·Σ_k max(u0 − kμgΔt, 0) = 23.5 mm.
+TEST(SlidingParticleScene, SlidesAtTheConeLimitAndStops) {
+  Loaded loaded = LoadValidationScene("sliding_particle.json");
+  ASSERT_EQ(loaded.model->particle_count(), 1);
+  // a converged budget: this checks the physics, not the interactive iteration count
+  loaded.model->options.solver.newton_iterations = 30;
+  auto sim = Start(loaded);
+  const Real dt = loaded.model->options.solver.dt;
+  const Real x0 = sim->state().particle_x_W[0].x();
+  Real expected = 0;
+  for (int k = 1;; ++k) {
+    const Real v = 0.5 - k * 0.5 * 9.81 * dt;
+    if (v <= 0) break;
+    expected += v * dt;
+  }
+  for (int s = 0; s < 60; ++s) {
+    sim->Step();
+    const Vec3 v = sim->state().particle_v_W[0];
+    if (v.x() > 1e-6) {
+      ASSERT_EQ(sim->contacts().count(), 1);
+      // 1e-6 N: the converged fixed point of the friction row (30 damped iterations)
+      EXPECT_NEAR(sim->contacts().items[0].normal_force, 10.0, 1e-6) << "step " << s;
+      const Contact& c = sim->contacts().items[0];
+      const Vec3 force = c.friction_force[0] * c.tangent_W + c.friction_force[1] * c.bitangent_W;
+      EXPECT_NEAR(force.x(), -5.0, 1e-6) << "step " << s;
+    }
+  }
+  EXPECT_LT(sim->state().particle_v_W[0].norm(), 1e-9);
+  // 1 %: the last step, in which the particle stops partway, is resolved by the NCP, not by
+  // the sum above
+  EXPECT_NEAR(sim->state().particle_x_W[0].x() - x0, expected, 0.01 * expected);
+}
+
+
+// the articulated chain scene: joints hold (< 1e-4 m) and energy never rises over 10 s
+TEST(PendulumChainScene, JointsHoldAndEnergyDoesNotRise) {
+  Loaded loaded = LoadValidationScene("pendulum_chain.json");
+  ASSERT_EQ(loaded.model->joint_count(), 4);
+  auto sim = Start(loaded);
+  const Real energy0 = MechanicalEnergy(*loaded.model, sim->state());
+  Real max_joint_error = 0;
+  Real energy = energy0;
+  for (int s = 0; s < 1200; ++s) {
+    const StepReport& report = sim->Step();
+    ASSERT_EQ(report.status & kStepNonFinite, 0u);
+    max_joint_error = std::max(max_joint_error, report.max_joint_error);
+    const Real e = MechanicalEnergy(*loaded.model, sim->state());
+    // 1e-9 J: round-off of the energy sum
+    EXPECT_LE(e, energy + 1e-9) << "step " << s;
+    energy = e;
+  }
+  EXPECT_LT(max_joint_error, 1e-4);
+  EXPECT_LT(energy, energy0);
 }
 
 
