@@ -65,6 +65,18 @@ std::unique_ptr<Simulation> CreateOrReport(std::shared_ptr<const Model> model,
 }
 
 
+// a simulation of `config` (scene model + --set + the config's own settings) and its label;
+// null after reporting the error
+std::unique_ptr<Simulation> ConfigSimulation(const io::Scene& scene,
+                                             const std::vector<std::string>& sets,
+                                             const io::SolverConfig& config, std::string* label) {
+  std::shared_ptr<const Model> model = ConfiguredModel(*scene.model, nullptr, sets, &config);
+  if (!model) return nullptr;
+  *label = config.label.empty() ? model->options.solver.name : config.label;
+  return CreateOrReport(model, scene.initial_state);
+}
+
+
 // this build has no CUDA solver: say so once and run on the CPU
 std::string EffectiveBackend(const std::string& requested, const char* subcommand) {
   if (requested == "cuda") {
@@ -189,14 +201,11 @@ int RunCompare(const CompareOptions& options) {
   std::vector<std::unique_ptr<Simulation>> simulations;
   std::vector<io::RunResult> runs;
   for (const io::SolverConfig& config : *configs) {
-    std::shared_ptr<const Model> model =
-        ConfiguredModel(*scene->model, nullptr, options.sets, &config);
-    if (!model) return kExitUsage;
-    std::unique_ptr<Simulation> simulation = CreateOrReport(model, scene->initial_state);
-    if (!simulation) return kExitUsage;
     io::RunResult run;
-    run.label = config.label.empty() ? model->options.solver.name : config.label;
-    run.model = model;
+    std::unique_ptr<Simulation> simulation =
+        ConfigSimulation(*scene, options.sets, config, &run.label);
+    if (!simulation) return kExitUsage;
+    run.model = simulation->model_ptr();
     run.initial_state = simulation->state();
     runs.push_back(std::move(run));
     simulations.push_back(std::move(simulation));
@@ -273,12 +282,10 @@ int RunBench(const BenchOptions& options) {
       continue;
     }
     for (const io::SolverConfig& config : *configs) {
-      std::shared_ptr<const Model> model =
-          ConfiguredModel(*scene->model, nullptr, options.sets, &config);
-      if (!model) return kExitUsage;
-      std::unique_ptr<Simulation> simulation = CreateOrReport(model, scene->initial_state);
+      std::string label;
+      std::unique_ptr<Simulation> simulation =
+          ConfigSimulation(*scene, options.sets, config, &label);
       if (!simulation) return kExitUsage;
-      const std::string label = config.label.empty() ? model->options.solver.name : config.label;
 
       // warm up to a typical state, then time every repeat from that same state
       bool finite = true;
@@ -297,7 +304,7 @@ int RunBench(const BenchOptions& options) {
       if (!finite) exit_code = kExitInputError;
 
       // one row
-      const SolverSettings& s = model->options.solver;
+      const SolverSettings& s = simulation->model().options.solver;
       const char* status = finite ? "ok" : "FAILED";
       char iterations[32];
       std::snprintf(iterations, sizeof(iterations), "%dx%d", s.newton_iterations,

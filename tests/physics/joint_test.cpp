@@ -143,9 +143,7 @@ INSTANTIATE_TEST_SUITE_P(InnerSolvers, PendulumChain,
                          ::testing::Values(LinearSolverKind::kPcr, LinearSolverKind::kPcg,
                                            LinearSolverKind::kGaussSeidel,
                                            LinearSolverKind::kDirect),
-                         [](const auto& info) {
-                           return std::string(LinearSolverName(info.param));
-                         });
+                         test_support::LinearSolverParamName());
 
 
 // Dense Jacobian row over the generalized velocity (6 per body, 3 per particle).

@@ -94,80 +94,70 @@ TEST(NsnOracle, FrictionComplianceClosedForms) {
 
 // §20.2 ([T Fig 12]): a particle sliding on a plane with u0 = 0.5 m/s, λ_n = 10 N, μ = 0.5
 // converges to the cone limit λ_f = 5 N opposing the slip, for both NCP functions.
-class SlidingParticle : public ::testing::TestWithParam<NcpFunction> {};
+class SlidingParticle : public ::testing::TestWithParam<NcpFunction> {
+ protected:
+  static constexpr Real kGravity = 9.81;
+
+  // a particle of weight 10 N on the plane z = 0, sliding with `velocity`, and its contact with
+  // cone axes μ_t along x, μ_b along y; `iterations` Newton iterations (a converged solve)
+  void SetUp(const Vec3& velocity, Real mu_t, Real mu_b, int iterations) {
+    model_ = test_support::MakeEmptyModel(0.5);
+    model_.options.gravity = Vec3(0, 0, -kGravity);
+    model_.options.solver.ncp = GetParam();
+    model_.options.solver.newton_iterations = iterations;
+    model_.options.solver.linear_iterations = 10;
+    test_support::AddParticle(&model_, &state_, "p", 10 / kGravity, 0.05, Vec3(0, 0, 0.05),
+                              velocity);
+    Contact contact;
+    contact.a.particle = 0;
+    contact.normal_W = Vec3::UnitZ();
+    contact.thickness = 0.05;
+    contact.friction_t = mu_t;
+    contact.friction_b = mu_b;
+    contact.tangent_W = Vec3::UnitX();
+    contact.bitangent_W = Vec3::UnitY();
+    contacts_.items.push_back(contact);
+  }
+
+  StepReport StepOnce() {
+    SolverNsn solver(model_);
+    return solver.Step(model_, state_, MakeControl(model_), contacts_, 1.0 / 120, &out_);
+  }
+
+  Model model_;
+  State state_, out_;
+  Contacts contacts_;
+};
 
 TEST_P(SlidingParticle, FrictionSaturatesAtConeLimit) {
-  constexpr Real kGravity = 9.81;
-  Model model = test_support::MakeEmptyModel(0.5);
-  model.options.gravity = Vec3(0, 0, -kGravity);
-  model.options.solver.ncp = GetParam();
-  // a converged solve, not the fixed interactive budget: the oracle is about the fixed point
-  model.options.solver.newton_iterations = 60;
-  model.options.solver.linear_iterations = 10;
-  State state;
-  const Real mass = 10 / kGravity;
-  test_support::AddParticle(&model, &state, "p", mass, 0.05, Vec3(0, 0, 0.05), Vec3(0.5, 0, 0));
-
-  Contacts contacts;
-  Contact contact;
-  contact.a.particle = 0;
-  contact.b.p_B = Vec3(0, 0, 0);
-  contact.normal_W = Vec3::UnitZ();
-  contact.thickness = 0.05;
-  contact.friction_t = contact.friction_b = 0.5;
-  contact.tangent_W = Vec3::UnitX();
-  contact.bitangent_W = Vec3::UnitY();
-  contacts.items.push_back(contact);
-
-  SolverNsn solver(model);
-  State out;
+  // 60 iterations: the oracle is about the fixed point, not the interactive budget
+  SetUp(Vec3(0.5, 0, 0), 0.5, 0.5, 60);
   const Real dt = 1.0 / 120;
-  const StepReport report = solver.Step(model, state, MakeControl(model), contacts, dt, &out);
+  const StepReport report = StepOnce();
   ASSERT_EQ(report.status, kStepOk) << report.message;
   // tolerances: 60 damped iterations leave 0.25⁶⁰ of the initial error; 1e-6 N is float noise
-  EXPECT_NEAR(contacts.items[0].normal_force, 10.0, 1e-6);
-  EXPECT_NEAR(contacts.items[0].friction_force[0], -5.0, 1e-6);
-  EXPECT_NEAR(contacts.items[0].friction_force[1], 0.0, 1e-9);
+  EXPECT_NEAR(contacts_.items[0].normal_force, 10.0, 1e-6);
+  EXPECT_NEAR(contacts_.items[0].friction_force[0], -5.0, 1e-6);
+  EXPECT_NEAR(contacts_.items[0].friction_force[1], 0.0, 1e-9);
   // the velocity loses exactly μ g Δt (Coulomb sliding, backward Euler)
-  EXPECT_NEAR(out.particle_v_W[0].x(), 0.5 - 0.5 * kGravity * dt, 1e-8);
-  EXPECT_NEAR(out.particle_v_W[0].z(), 0.0, 1e-8);
+  EXPECT_NEAR(out_.particle_v_W[0].x(), 0.5 - 0.5 * kGravity * dt, 1e-8);
+  EXPECT_NEAR(out_.particle_v_W[0].z(), 0.0, 1e-8);
 }
 
 // §20.4 (digest §2.12, derived): on the Matchstick ellipse A = diag(1/μ_t², 1/μ_b²) maximal
 // dissipation gives λ_f = −λ_n A⁻¹v / sqrt(vᵀA⁻¹v), not anti-parallel to v. The solver's 2×2
 // friction block (§4.4.c) must reproduce it for the end-of-step slip v⁺ (the scheme is implicit).
 TEST_P(SlidingParticle, AnisotropicConeGivesMaximalDissipationDirection) {
-  constexpr Real kGravity = 9.81;
-  Model model = test_support::MakeEmptyModel(0.5);
-  model.options.gravity = Vec3(0, 0, -kGravity);
-  model.options.solver.ncp = GetParam();
-  model.options.solver.newton_iterations = 80;
-  model.options.solver.linear_iterations = 10;
-  State state;
   const Real speed = 0.5;
-  test_support::AddParticle(&model, &state, "p", 10 / kGravity, 0.05, Vec3(0, 0, 0.05),
-                            Vec3(speed, speed, 0) / std::sqrt(2.0));
-  Contacts contacts;
-  Contact contact;
-  contact.a.particle = 0;
-  contact.normal_W = Vec3::UnitZ();
-  contact.thickness = 0.05;
-  contact.friction_t = 0.8;  // major axis along x
-  contact.friction_b = 0.2;
-  contact.tangent_W = Vec3::UnitX();
-  contact.bitangent_W = Vec3::UnitY();
-  contacts.items.push_back(contact);
-  SolverNsn solver(model);
-  State out;
-  const StepReport report =
-      solver.Step(model, state, MakeControl(model), contacts, 1.0 / 120, &out);
+  SetUp(Vec3(speed, speed, 0) / std::sqrt(2.0), 0.8, 0.2, 80);  // major axis along x
+  const StepReport report = StepOnce();
   ASSERT_EQ(report.status, kStepOk) << report.message;
-  const Eigen::Vector2d v(out.particle_v_W[0].x(), out.particle_v_W[0].y());
+  const Eigen::Vector2d v(out_.particle_v_W[0].x(), out_.particle_v_W[0].y());
   const Eigen::Vector2d a_inv_v(0.8 * 0.8 * v.x(), 0.2 * 0.2 * v.y());
-  const Real normal = contacts.items[0].normal_force;
+  const Real normal = contacts_.items[0].normal_force;
   const Eigen::Vector2d expected = -normal * a_inv_v / std::sqrt(v.dot(a_inv_v));
-  const Eigen::Vector2d force(contacts.items[0].friction_force[0],
-                              contacts.items[0].friction_force[1]);
+  const Eigen::Vector2d force(contacts_.items[0].friction_force[0],
+                              contacts_.items[0].friction_force[1]);
   EXPECT_NEAR(normal, 10.0, 1e-6);
   // 1e-5 N: 80 damped iterations converge far below this; the direction error it allows is 1e-6
   EXPECT_NEAR(force.x(), expected.x(), 1e-5);

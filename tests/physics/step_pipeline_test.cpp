@@ -112,9 +112,7 @@ INSTANTIATE_TEST_SUITE_P(IterativeSolvers, StepAllocations,
                          ::testing::Values(LinearSolverKind::kPcr, LinearSolverKind::kPcg,
                                            LinearSolverKind::kJacobi,
                                            LinearSolverKind::kGaussSeidel),
-                         [](const auto& info) {
-                           return std::string(LinearSolverName(info.param));
-                         });
+                         test_support::LinearSolverParamName());
 
 }  // namespace
 }  // namespace sim

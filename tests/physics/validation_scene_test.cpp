@@ -11,6 +11,7 @@
 #include "engine/model/model.h"
 #include "engine/solvers/nsn/nsn_solver.h"
 #include "engine/step/pipeline.h"
+#include "tests/support/model_builder.h"
 
 namespace sim {
 namespace {
@@ -123,11 +124,12 @@ TEST_P(InclineSliding, SlidesWithCoulombAccelerationBelowTheThreshold) {
 }
 
 
-INSTANTIATE_TEST_SUITE_P(
-    InnerSolvers, InclineSliding,
-    ::testing::Values(LinearSolverKind::kPcr, LinearSolverKind::kPcg, LinearSolverKind::kJacobi,
-                      LinearSolverKind::kGaussSeidel, LinearSolverKind::kDirect),
-    [](const auto& info) { return std::string(LinearSolverName(info.param)); });
+INSTANTIATE_TEST_SUITE_P(InnerSolvers, InclineSliding,
+                         ::testing::Values(LinearSolverKind::kPcr, LinearSolverKind::kPcg,
+                                           LinearSolverKind::kJacobi,
+                                           LinearSolverKind::kGaussSeidel,
+                                           LinearSolverKind::kDirect),
+                         test_support::LinearSolverParamName());
 
 
 // Sticking needs the four corner contacts solved together; weighted Jacobi with the same budget
@@ -152,9 +154,7 @@ INSTANTIATE_TEST_SUITE_P(InnerSolvers, InclineSticking,
                          ::testing::Values(LinearSolverKind::kPcr, LinearSolverKind::kPcg,
                                            LinearSolverKind::kGaussSeidel,
                                            LinearSolverKind::kDirect),
-                         [](const auto& info) {
-                           return std::string(LinearSolverName(info.param));
-                         });
+                         test_support::LinearSolverParamName());
 
 
 // ---- heavy stack: the 4096:1 mass ratio of seed 002 ----------------------------------------

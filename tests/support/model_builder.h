@@ -90,6 +90,15 @@ inline int AddJoint(Model* model, const State& state, JointType type, int parent
 }
 
 
+/// Test-name generator for suites parametrized over inner linear solvers ("pcr", "gs", ...).
+struct LinearSolverParamName {
+  template <typename Info>
+  std::string operator()(const Info& info) const {
+    return LinearSolverName(info.param);
+  }
+};
+
+
 inline ShapeGeometry Box(const Vec3& half_extents) {
   ShapeGeometry g;
   g.type = ShapeType::kBox;

@@ -61,14 +61,13 @@ JointFrames MakeFrames(const Model& model, int j, const Pose& X_WP, const Pose& 
 }
 
 
+}  // namespace
+
+
 Real WrapAngle(Real angle) {
   constexpr Real kPi = std::numbers::pi;
-  while (angle > kPi) angle -= 2 * kPi;
-  while (angle <= -kPi) angle += 2 * kPi;
-  return angle;
+  return angle - 2 * kPi * std::floor((angle + kPi) / (2 * kPi));
 }
-
-}  // namespace
 
 
 int JointRowCount(const Model& model, int j) {

@@ -73,6 +73,9 @@ int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRo
 /// The joint coordinate θ [rad] or s [m] of revolute/continuous/prismatic joints (0 otherwise).
 Real JointCoordinate(const Model& model, int j, const Pose& X_WP, const Pose& X_WC);
 
+/// `angle` mapped to [−π, π) [rad].
+Real WrapAngle(Real angle);
+
 /// Contact gap C_n [m] and its Jacobian row at the given world points (a on A, b on B).
 /// `r_a`, `r_b` are the lever arms from the COMs to the points (zero for particles).
 Row ContactRow(const Vec3& direction, int block_a, const Vec3& r_a, int block_b, const Vec3& r_b);

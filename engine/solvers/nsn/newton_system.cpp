@@ -13,11 +13,6 @@ namespace {
 
 constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
 
-Real WrapAngle(Real angle) {
-  constexpr Real kPi = std::numbers::pi;
-  return angle - 2 * kPi * std::floor((angle + kPi) / (2 * kPi));
-}
-
 
 // implicit gyroscopic update of ω under zero torque: one Newton step on
 // I(ω − ω0) + Δt ω × Iω = 0 in the body frame (Catto 2015). The explicit form of digest §5 gains
