@@ -47,19 +47,6 @@ bool IsStatic(const Model& model, int body) {
   return body == kWorldBody || model.body_static[body] != 0;
 }
 
-// true when a joint links the two bodies directly (either way round); world joints do not count
-bool Jointed(const Model& model, int body_a, int body_b) {
-  if (body_a == kWorldBody || body_b == kWorldBody) return false;
-  for (int j = 0; j < model.joint_count(); ++j) {
-    const int parent = model.joint_parent[j];
-    const int child = model.joint_child[j];
-    if ((parent == body_a && child == body_b) || (parent == body_b && child == body_a)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 Real MaterialFriction(const Model& model, int material) {
   if (material < 0 || material >= static_cast<int>(model.materials.size())) {
     return Material{}.friction;
@@ -86,6 +73,48 @@ bool BoundsOverlap(const PlacedShape& first, const PlacedShape& second, Real mar
   }
   return (first.center - second.center).norm() - BoundingRadius(g1) - BoundingRadius(g2) < margin;
 }
+
+// key of an unordered body pair
+std::uint64_t BodyPairKey(int x, int y) {
+  const auto low = static_cast<std::uint32_t>(std::min(x, y));
+  const auto high = static_cast<std::uint32_t>(std::max(x, y));
+  return (std::uint64_t{low} << 32) | high;
+}
+
+// half sizes of the world AABB of a placed bounded shape [m]
+Vec3 HalfExtentsWorld(const PlacedShape& placed) {
+  const ShapeGeometry& g = *placed.geometry;
+  const Mat3 abs_rotation = placed.rotation.cwiseAbs();
+  switch (g.type) {
+    case ShapeType::kSphere:
+      return Vec3::Constant(g.radius);
+    case ShapeType::kBox:
+      return abs_rotation * g.half_extents;
+    case ShapeType::kCapsule:
+      return abs_rotation.col(2) * g.half_length + Vec3::Constant(g.radius);
+    case ShapeType::kCylinder:
+      // conservative: the axis segment grown by the radius on every axis
+      return abs_rotation.col(2) * g.half_length + Vec3::Constant(g.radius);
+    default:
+      return Vec3::Constant(kInfinity);
+  }
+}
+
+// distance any point of the shape can travel in dt at the body's current twist [m]: the
+// shape centre's speed plus, except for a sphere (rotation does not move its surface), the
+// rotation of its bounding sphere
+Real ShapeSweep(const Model& model, const State& state, int shape, const PlacedShape& placed,
+                Real dt) {
+  const int body = model.shape_body[shape];
+  if (dt <= 0 || IsStatic(model, body)) return 0;
+  const Vec3& w = state.body_w_W[body];
+  const Vec3 center_velocity =
+      state.body_v_W[body] + w.cross(placed.center - state.body_X_WB[body].p);
+  const Real spin =
+      placed.geometry->type == ShapeType::kSphere ? 0 : w.norm() * BoundingRadius(*placed.geometry);
+  return (center_velocity.norm() + spin) * dt;
+}
+
 
 // manifold of shape A against shape B (types ordered as in the file comment); false when the
 // type pair has no narrow phase
@@ -225,70 +254,157 @@ void CountUnsupported(ShapeType first, ShapeType second, CollisionStats* stats) 
   stats->unsupported_mask |= std::uint64_t{1} << (6 * low + high);
 }
 
+// one candidate pair of colliders (shape id, or −1 − particle id; at most one particle) after
+// the broad phase: filters, bounding test with the pair's margin, narrow phase, contacts
+void CollidePair(const Model& model, const State& state, int first, int second, Real margin,
+                 const CollisionWorkspace& ws, Contacts* contacts, CollisionStats* stats) {
+  if (first < 0 && second < 0) return;  // particle–particle contact is not modelled
+  if (first < 0 || second < 0) {
+    const int particle = first < 0 ? -1 - first : -1 - second;
+    const int shape = first < 0 ? second : first;
+    ShapeGeometry sphere;
+    sphere.type = ShapeType::kSphere;
+    sphere.radius = model.particle_radius[particle];
+    const PlacedShape placed_particle{&sphere, state.particle_x_W[particle], Mat3::Identity()};
+    const PlacedShape placed_shape = PlaceShape(model, state, shape);
+    if (!BoundsOverlap(placed_particle, placed_shape, margin)) return;
+    ++stats->pairs_tested;
+    Manifold manifold;
+    if (!CollideParticle(placed_particle, placed_shape, margin, &manifold)) {
+      CountUnsupported(ShapeType::kSphere, placed_shape.geometry->type, stats);
+      return;
+    }
+    const SideSource particle_side{kWorldBody, particle, -1,
+                                   MaterialFriction(model, model.particle_material[particle])};
+    AppendContacts(state, manifold, particle_side, ShapeSide(model, shape), sphere.radius, margin,
+                   contacts);
+    return;
+  }
+  // shape pairs: same body, static pairs, plane pairs and jointed bodies never collide
+  const ShapeType first_type = model.shape_geometry[first].type;
+  const ShapeType second_type = model.shape_geometry[second].type;
+  const int first_body = model.shape_body[first];
+  const int second_body = model.shape_body[second];
+  if (first_body == second_body) return;
+  if (IsStatic(model, first_body) && IsStatic(model, second_body)) return;
+  if (first_type == ShapeType::kPlane && second_type == ShapeType::kPlane) return;
+  if (first_body != kWorldBody && second_body != kWorldBody &&
+      std::binary_search(ws.jointed.begin(), ws.jointed.end(),
+                         BodyPairKey(first_body, second_body))) {
+    return;
+  }
+  const PlacedShape first_placed = PlaceShape(model, state, first);
+  const PlacedShape second_placed = PlaceShape(model, state, second);
+  if (!BoundsOverlap(first_placed, second_placed, margin)) return;
+  ++stats->pairs_tested;
+
+  // side order: B has the lower type, A the lower id among equal types
+  const bool first_is_a = first_type > second_type || (first_type == second_type && first < second);
+  const int shape_a = first_is_a ? first : second;
+  const int shape_b = first_is_a ? second : first;
+  Manifold manifold;
+  if (!Collide(first_is_a ? first_placed : second_placed, first_is_a ? second_placed : first_placed,
+               margin, &manifold)) {
+    CountUnsupported(first_type, second_type, stats);
+    return;
+  }
+  AppendContacts(state, manifold, ShapeSide(model, shape_a), ShapeSide(model, shape_b), 0, margin,
+                 contacts);
+}
+
+
 }  // namespace
 
 
 void DetectContacts(const Model& model, const State& state, Real margin, Contacts* contacts,
                     CollisionStats* stats) {
+  CollisionWorkspace workspace;
+  DetectContacts(model, state, margin, 0, &workspace, contacts, stats);
+}
+
+
+void DetectContacts(const Model& model, const State& state, Real margin, Real dt,
+                    CollisionWorkspace* ws, Contacts* contacts, CollisionStats* stats) {
   contacts->Clear();
   *stats = {};
   const int shape_count = model.shape_count();
 
-  // shape pairs
-  for (int first = 0; first < shape_count; ++first) {
-    const ShapeType first_type = model.shape_geometry[first].type;
-    if (first_type == ShapeType::kNone) continue;
-    const int first_body = model.shape_body[first];
-    for (int second = first + 1; second < shape_count; ++second) {
-      const ShapeType second_type = model.shape_geometry[second].type;
-      const int second_body = model.shape_body[second];
-      // filters: empty shapes, same body, static pairs, plane pairs, jointed bodies
-      if (second_type == ShapeType::kNone || first_body == second_body) continue;
-      if (IsStatic(model, first_body) && IsStatic(model, second_body)) continue;
-      if (first_type == ShapeType::kPlane && second_type == ShapeType::kPlane) continue;
-      if (Jointed(model, first_body, second_body)) continue;
+  // jointed body pairs, sorted for binary search (adjacent links do not collide)
+  ws->jointed.clear();
+  for (int j = 0; j < model.joint_count(); ++j) {
+    const int parent = model.joint_parent[j];
+    const int child = model.joint_child[j];
+    if (parent == kWorldBody || child == kWorldBody) continue;
+    ws->jointed.push_back(BodyPairKey(parent, child));
+  }
+  std::sort(ws->jointed.begin(), ws->jointed.end());
 
-      const PlacedShape first_placed = PlaceShape(model, state, first);
-      const PlacedShape second_placed = PlaceShape(model, state, second);
-      if (!BoundsOverlap(first_placed, second_placed, margin)) continue;
-      ++stats->pairs_tested;
+  // colliders: every bounded shape and every particle, with its AABB grown by its sweep
+  ws->collider.clear();
+  ws->planes.clear();
+  ws->box_min.clear();
+  ws->box_max.clear();
+  ws->sweep.clear();
+  for (int shape = 0; shape < shape_count; ++shape) {
+    const ShapeType type = model.shape_geometry[shape].type;
+    if (type == ShapeType::kNone) continue;
+    if (type == ShapeType::kPlane) {
+      ws->planes.push_back(shape);
+      continue;
+    }
+    const PlacedShape placed = PlaceShape(model, state, shape);
+    const Vec3 half = HalfExtentsWorld(placed);
+    const Real sweep = ShapeSweep(model, state, shape, placed, dt);
+    ws->collider.push_back(shape);
+    ws->box_min.push_back(placed.center - half - Vec3::Constant(sweep));
+    ws->box_max.push_back(placed.center + half + Vec3::Constant(sweep));
+    ws->sweep.push_back(sweep);
+  }
+  for (int particle = 0; particle < model.particle_count(); ++particle) {
+    const Real r = model.particle_radius[particle];
+    const Real sweep = state.particle_v_W[particle].norm() * dt;
+    ws->collider.push_back(-1 - particle);
+    ws->box_min.push_back(state.particle_x_W[particle] - Vec3::Constant(r + sweep));
+    ws->box_max.push_back(state.particle_x_W[particle] + Vec3::Constant(r + sweep));
+    ws->sweep.push_back(sweep);
+  }
 
-      // side order: B has the lower type, A the lower id among equal types
-      const bool first_is_a = first_type >= second_type;
-      const int shape_a = first_is_a ? first : second;
-      const int shape_b = first_is_a ? second : first;
-      Manifold manifold;
-      if (!Collide(first_is_a ? first_placed : second_placed,
-                   first_is_a ? second_placed : first_placed, margin, &manifold)) {
-        CountUnsupported(first_type, second_type, stats);
+  // sort and sweep along x: candidates are the pairs whose grown boxes overlap on all axes
+  const int n = static_cast<int>(ws->collider.size());
+  ws->order.resize(n);
+  for (int i = 0; i < n; ++i) ws->order[i] = i;
+  std::sort(ws->order.begin(), ws->order.end(), [&](int x, int y) {
+    return ws->box_min[x].x() < ws->box_min[y].x() ||
+           (ws->box_min[x].x() == ws->box_min[y].x() && x < y);
+  });
+  ws->candidates.clear();
+  for (int i = 0; i < n; ++i) {
+    const int first = ws->order[i];
+    for (int k = i + 1; k < n; ++k) {
+      const int second = ws->order[k];
+      if (ws->box_min[second].x() > ws->box_max[first].x() + margin) break;
+      if ((ws->box_min[second].array() > ws->box_max[first].array() + margin).any() ||
+          (ws->box_min[first].array() > ws->box_max[second].array() + margin).any()) {
         continue;
       }
-      AppendContacts(state, manifold, ShapeSide(model, shape_a), ShapeSide(model, shape_b), 0,
-                     margin, contacts);
+      ws->candidates.push_back({std::min(first, second), std::max(first, second)});
     }
   }
 
-  // particles against shapes
-  ShapeGeometry particle_sphere;
-  particle_sphere.type = ShapeType::kSphere;
-  for (int particle = 0; particle < model.particle_count(); ++particle) {
-    particle_sphere.radius = model.particle_radius[particle];
-    const PlacedShape placed_particle{&particle_sphere, state.particle_x_W[particle],
-                                      Mat3::Identity()};
-    const SideSource particle_side{kWorldBody, particle, -1,
-                                   MaterialFriction(model, model.particle_material[particle])};
-    for (int shape = 0; shape < shape_count; ++shape) {
-      if (model.shape_geometry[shape].type == ShapeType::kNone) continue;
-      const PlacedShape placed_shape = PlaceShape(model, state, shape);
-      if (!BoundsOverlap(placed_particle, placed_shape, margin)) continue;
-      ++stats->pairs_tested;
-      Manifold manifold;
-      if (!CollideParticle(placed_particle, placed_shape, margin, &manifold)) {
-        CountUnsupported(ShapeType::kSphere, placed_shape.geometry->type, stats);
-        continue;
-      }
-      AppendContacts(state, manifold, particle_side, ShapeSide(model, shape),
-                     particle_sphere.radius, margin, contacts);
+  // narrow phase in a canonical pair order, so the contacts (and the solver's rows) do not depend
+  // on the traversal order of the sweep
+  std::sort(ws->candidates.begin(), ws->candidates.end());
+  for (const auto& [first, second] : ws->candidates) {
+    const Real pair_margin = margin + ws->sweep[first] + ws->sweep[second];
+    CollidePair(model, state, ws->collider[first], ws->collider[second], pair_margin, *ws, contacts,
+                stats);
+  }
+
+  // planes against every collider (a plane is unbounded)
+  for (int plane : ws->planes) {
+    for (int i = 0; i < n; ++i) {
+      CollidePair(model, state, plane, ws->collider[i], margin + ws->sweep[i], *ws, contacts,
+                  stats);
     }
   }
 }

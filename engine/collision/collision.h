@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "engine/core/math.h"
 #include "engine/state/contacts.h"
@@ -22,12 +24,31 @@ struct CollisionStats {
   std::uint64_t unsupported_mask = 0;
 };
 
+/// Buffers of the broad phase, reused from step to step (no allocation once sized).
+struct CollisionWorkspace {
+  std::vector<Vec3> box_min, box_max;           ///< world AABB per collider, grown by its sweep [m]
+  std::vector<Real> sweep;                      ///< distance the collider can travel this step [m]
+  std::vector<int> collider;                    ///< shape id, or −1 − particle id
+  std::vector<int> order;                       ///< colliders sorted by box_min.x (sort and sweep)
+  std::vector<std::pair<int, int>> candidates;  ///< overlapping collider pairs, sorted
+  std::vector<int> planes;                      ///< plane shapes (unbounded, tested against all)
+  std::vector<std::uint64_t> jointed;           ///< body pairs linked by a joint, sorted
+};
+
+/// Broad phase + narrow phase. Broad phase: sort and sweep on world AABBs along x; planes are
+/// tested against every collider. Each collider's bounds grow by the distance it can travel in
+/// `dt` [s] at its current velocity (|v| + |ω|·r)·Δt, and a pair's contacts are created below
+/// margin + both sweeps, so a fast body meets a speculative contact before it can pass through a
+/// thin one (the NCP keeps λ_n = 0 unless the gap would close).
+void DetectContacts(const Model& model, const State& state, Real margin, Real dt,
+                    CollisionWorkspace* workspace, Contacts* contacts, CollisionStats* stats);
+
 /// Replaces `contacts->items` with the contacts of `state`. A contact is created when the gap
 /// C_n (see contacts.h) is below `margin` [m], so bodies about to touch are already constrained
 /// (speculative contacts: the NCP keeps λ_n = 0 while the gap stays open). Pairs on the same
 /// body, static-static pairs and pairs of bodies joined by a joint are skipped. Friction: the
 /// mean of the two materials' μ, isotropic (μ_t = μ_b). Sets `contacts->overflowed` instead of
-/// growing past `contacts->capacity`. Allocation-free once `contacts->items` has capacity.
+/// growing past `contacts->capacity`. Without motion sweep (dt = 0), with a temporary workspace.
 /// Sides: B is the shape of the lower ShapeType (a plane is always B), A the lower shape id
 /// among equal types; a particle is always A, its point the centre, its radius the thickness.
 void DetectContacts(const Model& model, const State& state, Real margin, Contacts* contacts,

@@ -54,7 +54,7 @@ inline std::uint64_t ContactKey(const Contact& c) {
 
 struct Contacts {
   std::vector<Contact> items;
-  int capacity = 4096;  ///< the collision stage sets kCapacityExceeded instead of growing past it
+  int capacity = 65536;  ///< the collision stage sets kCapacityExceeded instead of growing past it
   bool overflowed = false;
 
   int count() const { return static_cast<int>(items.size()); }

@@ -36,7 +36,8 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
   // collision: contacts of the start-of-step configuration (normals fixed for the step)
   const Clock::time_point collision_start = Clock::now();
   CollisionStats stats;
-  DetectContacts(model, *state, model.options.solver.contact_margin, &workspace->contacts, &stats);
+  DetectContacts(model, *state, model.options.solver.contact_margin, dt, &workspace->collision,
+                 &workspace->contacts, &stats);
   const double collision_ms = MillisecondsSince(collision_start);
 
   // solve: assembly, Newton iterations and integration happen inside the solver

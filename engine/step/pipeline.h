@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/collision/collision.h"
 #include "engine/core/diagnostics.h"
 #include "engine/model/model.h"
 #include "engine/solvers/solver.h"
@@ -20,6 +21,7 @@ namespace sim {
 
 /// Buffers a step needs besides the caller's State; sized on the first step and reused.
 struct StepWorkspace {
+  CollisionWorkspace collision;
   Contacts contacts;
   State scratch;  ///< the solver writes here; swapped into the caller's state on success
   StepReport report;
