@@ -47,6 +47,14 @@ bool IsStatic(const Model& model, int body) {
   return body == kWorldBody || model.body_static[body] != 0;
 }
 
+// true when both bodies are in the same non-negative body_filter_group (see model.h)
+bool SameFilterGroup(const Model& model, int body_a, int body_b) {
+  if (body_a == kWorldBody || body_b == kWorldBody) return false;
+  const auto& group = model.body_filter_group;
+  if (static_cast<int>(group.size()) != model.body_count()) return false;
+  return group[body_a] >= 0 && group[body_a] == group[body_b];
+}
+
 // true when a joint links the two bodies directly (either way round); world joints do not count
 bool Jointed(const Model& model, int body_a, int body_b) {
   if (body_a == kWorldBody || body_b == kWorldBody) return false;
@@ -242,11 +250,13 @@ void DetectContacts(const Model& model, const State& state, Real margin, Contact
     for (int second = first + 1; second < shape_count; ++second) {
       const ShapeType second_type = model.shape_geometry[second].type;
       const int second_body = model.shape_body[second];
-      // filters: empty shapes, same body, static pairs, plane pairs, jointed bodies
+      // filters: empty shapes, same body, static pairs, plane pairs, jointed bodies, one
+      // non-colliding group (a robot without self-collision)
       if (second_type == ShapeType::kNone || first_body == second_body) continue;
       if (IsStatic(model, first_body) && IsStatic(model, second_body)) continue;
       if (first_type == ShapeType::kPlane && second_type == ShapeType::kPlane) continue;
       if (Jointed(model, first_body, second_body)) continue;
+      if (SameFilterGroup(model, first_body, second_body)) continue;
 
       const PlacedShape first_placed = PlaceShape(model, state, first);
       const PlacedShape second_placed = PlaceShape(model, state, second);

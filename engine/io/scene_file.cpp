@@ -419,6 +419,7 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   model->body_mass.push_back(mass);
   model->body_inertia.push_back(ShapeUnitInertia(model->shape_geometry[shape], mass));
   model->body_static.push_back(0);
+  if (!model->body_filter_group.empty()) model->body_filter_group.push_back(-1);
   state->body_X_WB.push_back(X_W);
   state->body_v_W.push_back(velocity);
   state->body_w_W.push_back(angular_velocity);

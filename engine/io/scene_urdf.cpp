@@ -30,10 +30,11 @@ void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValu
 void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::string& name,
                     ObjectNames* names, Model* model, State* state) {
   const std::string what = "object '" + name + "'";
-  reader.CheckKeys(object,
-                   {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
-                    "package_paths", "initial_positions", "hold_pose", "weld_fixed_joints"},
-                   what);
+  reader.CheckKeys(
+      object,
+      {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
+       "package_paths", "initial_positions", "hold_pose", "weld_fixed_joints", "self_collision"},
+      what);
   const JsonValue* file = object.Find("file");
   if (file == nullptr) {
     reader.Error(object,
@@ -50,6 +51,7 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   ok &= ReadOrientation(reader, object, &placement.X_W_base.q, what);
   ok &= reader.ReadBool(object, "fixed_base", &placement.fixed_base, what);
   ok &= reader.ReadBool(object, "weld_fixed_joints", &placement.weld_fixed_joints, what);
+  ok &= reader.ReadBool(object, "self_collision", &placement.self_collision, what);
 
   UrdfOptions options;
   if (const JsonValue* paths = object.Find("package_paths")) {

@@ -5,6 +5,7 @@
 #include "engine/io/urdf_loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -244,9 +245,10 @@ class UrdfChecker {
       Error(inertia, what + " has an inertia that is not positive definite " + values +
                          ", expected positive principal moments");
     } else if (eig.minCoeff() <= 0) {
-      Warning(inertia, what + " has a singular inertia " + values +
-                           "; its principal moments are raised to at least 1e-09 kg·m² for "
-                           "simulation");
+      Warning(
+          inertia,
+          what + " has a singular inertia " + values +
+              "; for simulation its principal moments are raised to at least 1% of the largest");
     } else if (eig[0] + eig[1] < eig[2] * (1 - 1e-6)) {
       Warning(inertia, what + " has principal moments " + Format(eig[0]) + ", " + Format(eig[1]) +
                            ", " + Format(eig[2]) + " that violate the triangle inequality");
@@ -514,9 +516,14 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
   Diagnostics diagnostics;
   tinyxml2::XMLDocument document;
   if (document.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
-    diagnostics.Error(source_name, document.ErrorLineNum(), "",
-                      std::string("invalid XML: ") + document.ErrorName() + " (" +
-                          (document.ErrorStr() ? document.ErrorStr() : "") + ")");
+    // "XML_ERROR_MISMATCHED_ELEMENT" -> "mismatched element", plus tinyxml2's detail
+    std::string reason = document.ErrorName();
+    if (reason.rfind("XML_ERROR_", 0) == 0) reason = reason.substr(10);
+    for (char& c : reason) c = c == '_' ? ' ' : static_cast<char>(std::tolower(c));
+    const std::string detail = document.ErrorStr() ? document.ErrorStr() : "";
+    const std::size_t colon = detail.rfind(": ");
+    if (colon != std::string::npos) reason += " (" + detail.substr(colon + 2) + ")";
+    diagnostics.Error(source_name, document.ErrorLineNum(), "", "invalid XML: " + reason);
     return diagnostics;
   }
   const XMLElement* robot_element = document.RootElement();

@@ -97,6 +97,9 @@ struct RobotPlacement {
   Real hold_damping = 0;                          ///< added to each actuated joint's URDF damping
   bool weld_fixed_joints = true;                  ///< links joined by fixed joints become one body
   int material = 0;                               ///< material of every shape
+  /// false: the robot's bodies never collide with each other (coarse primitive shapes of
+  /// non-adjacent links often overlap, e.g. Allegro finger bases); adjacent links never collide.
+  bool self_collision = false;
 };
 
 /// Adds the robot's bodies, primitive collision shapes and joints to `model` and their poses at

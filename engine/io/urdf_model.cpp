@@ -3,6 +3,7 @@
 // the COM, oriented as its first link's inertial frame (or that link's frame when it has none).
 // URDF joint frames are computed at q = 0, then links are placed at the requested configuration by
 // forward kinematics, so the state starts with every joint coordinate at its requested position.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -19,6 +20,8 @@ constexpr Real kMasslessMass = 1e-3;
 constexpr Real kMasslessInertia = 1e-6;
 // smallest principal moment of a body [kg·m²]
 constexpr Real kMinMoment = 1e-9;
+// and relative to the largest one: a near-singular inertia makes the solve ill-conditioned
+constexpr Real kMinMomentRatio = 1e-2;
 
 bool IsActuated(UrdfJointType type) {
   return type == UrdfJointType::kRevolute || type == UrdfJointType::kContinuous ||
@@ -72,6 +75,23 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
               "'");
     }
   }
+  // start position of each joint: requested or 0, inside its limits (Allegro's thumb joint_12.0
+  // has lower limit 0.263, so 0 would start it in violation)
+  for (const UrdfJoint& joint : robot.joints) {
+    if (!joint.has_limits) continue;
+    const auto it = positions.find(joint.name);
+    const Real q = it == positions.end() ? 0 : it->second;
+    const Real clamped = std::clamp(q, joint.lower, joint.upper);
+    if (clamped == q) continue;
+    positions[joint.name] = clamped;
+    if (it != positions.end()) {
+      diagnostics->Warning(robot.source, joint.line, "",
+                           "initial position " + std::to_string(q) + " of joint '" + joint.name +
+                               "' is outside its limits [" + std::to_string(joint.lower) + ", " +
+                               std::to_string(joint.upper) + "]; it starts at " +
+                               std::to_string(clamped));
+    }
+  }
   std::vector<Pose> X_W_zero(n_links), X_W_link(n_links);
   std::vector<char> placed(n_links, 0);
   std::function<void(int)> place = [&](int link) {
@@ -106,6 +126,15 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     return link_body[link];
   };
   for (int l = 0; l < n_links; ++l) body_of(l);
+
+  // self-collision filter: a new group for this robot, -1 for the bodies already there
+  int group = -1;
+  if (!model->body_filter_group.empty() || !placement.self_collision) {
+    model->body_filter_group.resize(model->body_count(), -1);
+    for (int g : model->body_filter_group) group = std::max(group, g);
+    ++group;
+  }
+  const bool grouped = !model->body_filter_group.empty() || !placement.self_collision;
 
   // per body: mass, COM and inertia in the root link frame; X_BL of every link
   const int first_body = model->body_count();
@@ -147,10 +176,12 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     model->body_mass.push_back(mass);
     // singular inertias (warned about by the parser) get a floor on their principal moments
     Eigen::SelfAdjointEigenSolver<Mat3> eigen(0.5 * (inertia + inertia.transpose()));
-    const Vec3 moments = eigen.eigenvalues().cwiseMax(kMinMoment);
+    const Vec3 moments = eigen.eigenvalues().cwiseMax(
+        std::max(kMinMoment, kMinMomentRatio * eigen.eigenvalues().maxCoeff()));
     inertia = eigen.eigenvectors() * moments.asDiagonal() * eigen.eigenvectors().transpose();
     model->body_inertia.push_back(inertia);
     model->body_static.push_back(0);
+    if (grouped) model->body_filter_group.push_back(placement.self_collision ? -1 : group);
     state->body_X_WB.push_back(X_W_link[root] * X_RB[b]);
     state->body_v_W.push_back(Vec3::Zero());
     state->body_w_W.push_back(Vec3::Zero());
