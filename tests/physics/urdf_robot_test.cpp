@@ -85,7 +85,8 @@ TEST(UrdfRobotPhysicsTest, FetchHoldsItsPoseUnderGravity) {
   }
   io::RobotPlacement placement;
   placement.initial_positions = {{"torso_lift_joint", 0.1}, {"shoulder_lift_joint", -0.3}};
-  // the arm carries ~20 N·m at the shoulder: 1e6 N·m/rad (N/m on the torso) keeps the sag under 1e-4
+  // the arm carries ~20 N·m at the shoulder: 1e6 N·m/rad (N/m on the torso) keeps the sag under
+  // 1e-4
   placement.hold_stiffness = 1e6;
   placement.hold_damping = 1e4;
   int failed = 0;
