@@ -4,9 +4,11 @@
 #include "engine/io/urdf_loader.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -66,6 +68,19 @@ TEST(UrdfRealRobotTest, AllegroHandsCounts) {
     EXPECT_EQ(hand->JointSummary(), "20 joints: 16 revolute, 4 fixed") << side;
     EXPECT_EQ(hand->mesh_resolved, hand->mesh_count) << side;
   }
+}
+
+
+TEST(UrdfRealRobotTest, PackagePathFromEnvironment) {
+  REQUIRE_ROBOTS();
+  setenv("CONTACT_STUDIO_PACKAGE_PATH", ("/nonexistent:" + kRobots).c_str(), 1);
+  std::vector<std::string> tried;
+  const std::string path =
+      ResolveResource("package://fetch_description/meshes/base_link.dae", "/tmp", {}, &tried);
+  unsetenv("CONTACT_STUDIO_PACKAGE_PATH");
+  EXPECT_EQ(path, kRobots + "/fetch_description/meshes/base_link.dae");
+  ASSERT_GE(tried.size(), 2u);
+  EXPECT_EQ(tried[0], "/nonexistent/fetch_description/meshes/base_link.dae");
 }
 
 
@@ -316,6 +331,11 @@ TEST(UrdfSceneTest, AllegroSceneObject) {
   EXPECT_EQ(model.body_count(), 17);
   EXPECT_EQ(model.joint_count(), 17);
   EXPECT_EQ(model.body_name[0], "hand/palm_link");
+  // welding keeps the mass: the bodies weigh what the links do, each tip is in its finger's body
+  double total = 0;
+  for (int b = 0; b < model.body_count(); ++b) total += model.body_mass[b];
+  EXPECT_NEAR(total, 0.9549, 1e-9);
+  EXPECT_NEAR(model.body_mass[model.FindBody("hand/link_3.0")], 0.0096 + 0.0168, 1e-12);
   const int j = model.FindJoint("hand/joint_1.0");
   ASSERT_GE(j, 0);
   const State& s = loaded->initial_state;
