@@ -47,6 +47,14 @@ bool IsStatic(const Model& model, int body) {
   return body == kWorldBody || model.body_static[body] != 0;
 }
 
+// true when both bodies are in the same non-negative body_filter_group (see model.h)
+bool SameFilterGroup(const Model& model, int body_a, int body_b) {
+  if (body_a == kWorldBody || body_b == kWorldBody) return false;
+  const auto& group = model.body_filter_group;
+  if (static_cast<int>(group.size()) != model.body_count()) return false;
+  return group[body_a] >= 0 && group[body_a] == group[body_b];
+}
+
 Real MaterialFriction(const Model& model, int material) {
   if (material < 0 || material >= static_cast<int>(model.materials.size())) {
     return Material{}.friction;
@@ -293,6 +301,7 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
                          BodyPairKey(first_body, second_body))) {
     return;
   }
+  if (SameFilterGroup(model, first_body, second_body)) return;  // a robot without self-collision
   const PlacedShape first_placed = PlaceShape(model, state, first);
   const PlacedShape second_placed = PlaceShape(model, state, second);
   if (!BoundsOverlap(first_placed, second_placed, margin)) return;

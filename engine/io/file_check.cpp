@@ -1,19 +1,20 @@
 // File validation behind `contact-sim check`: scenes through the scene reader, URDF through
-// urdfdom, meshes through assimp. Each problem is a Diagnostic naming the file.
+// the URDF loader, meshes through assimp. Each problem is a Diagnostic naming the file.
 #include "engine/io/file_check.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
-#include <urdf_parser/urdf_parser.h>
 #include <assimp/Importer.hpp>
 
 #include "engine/io/scene_file.h"
+#include "engine/io/urdf_loader.h"
 
 namespace sim::io {
 
@@ -27,23 +28,18 @@ std::string LowerExtension(const std::string& path) {
 }
 
 
+// URDF through the located loader: robot name, links, joints by type, mass, resolved meshes
 Diagnostics CheckUrdf(const std::string& path, CheckSummary* summary) {
-  Diagnostics diagnostics;
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  // urdfdom reports why through console_bridge on stderr; we add the located summary line
-  const urdf::ModelInterfaceSharedPtr robot = urdf::parseURDF(text.str());
-  if (!robot) {
-    diagnostics.Error(path, 0, "",
-                      "urdfdom could not parse the robot description (its reason is "
-                      "printed above)");
-    return diagnostics;
-  }
+  Expected<UrdfRobot> robot = LoadUrdf(path, UrdfOptions{});
+  if (!robot.ok()) return robot.diagnostics();
+  char mass[32];
+  std::snprintf(mass, sizeof(mass), "%.3f", robot->TotalMass());
   summary->kind = "urdf";
-  summary->details = "robot '" + robot->getName() + "', " + std::to_string(robot->links_.size()) +
-                     " links, " + std::to_string(robot->joints_.size()) + " joints";
-  return diagnostics;
+  summary->details = "robot '" + robot->name + "', " + std::to_string(robot->links.size()) +
+                     " links, " + robot->JointSummary() + ", total mass " + mass +
+                     " kg, meshes resolved " + std::to_string(robot->mesh_resolved) + "/" +
+                     std::to_string(robot->mesh_count);
+  return robot.diagnostics();
 }
 
 

@@ -16,9 +16,39 @@
 
 namespace sim::io {
 
-namespace {
-
 constexpr double kDegToRad = std::numbers::pi / 180.0;
+
+// orientation from "quaternion_wxyz" or "rpy_deg" (URDF convention: R = Rz(yaw) Ry(pitch) Rx(roll))
+bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,
+                     const std::string& what) {
+  const JsonValue* quaternion = object.Find("quaternion_wxyz");
+  const JsonValue* rpy = object.Find("rpy_deg");
+  if (quaternion != nullptr && rpy != nullptr) {
+    reader.Error(*rpy, what + " gives both 'quaternion_wxyz' and 'rpy_deg'; give one");
+    return false;
+  }
+  if (quaternion != nullptr) {
+    Eigen::Vector4d wxyz(1, 0, 0, 0);
+    if (!reader.ReadArray<4>(object, "quaternion_wxyz", &wxyz, what, -1e3, 1e3)) return false;
+    if (wxyz.norm() < 1e-9) {
+      reader.Error(*quaternion, what + " 'quaternion_wxyz' has zero length");
+      return false;
+    }
+    *q = Quat(wxyz[0], wxyz[1], wxyz[2], wxyz[3]).normalized();
+  }
+  if (rpy != nullptr) {
+    Vec3 angles;
+    if (!reader.ReadArray<3>(object, "rpy_deg", &angles, what, -1e4, 1e4)) return false;
+    angles *= kDegToRad;
+    *q = Quat(Eigen::AngleAxisd(angles.z(), Vec3::UnitZ()) *
+              Eigen::AngleAxisd(angles.y(), Vec3::UnitY()) *
+              Eigen::AngleAxisd(angles.x(), Vec3::UnitX()));
+  }
+  return true;
+}
+
+
+namespace {
 
 // colour [r, g, b] in [0, 1]
 bool ReadColor(SceneReader& reader, const JsonValue& object, std::array<float, 3>* color,
@@ -145,36 +175,6 @@ std::map<std::string, int> ReadMaterials(SceneReader& reader, const JsonValue& r
 }
 
 
-// orientation from "quaternion_wxyz" or "rpy_deg" (URDF convention: R = Rz(yaw) Ry(pitch) Rx(roll))
-bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,
-                     const std::string& what) {
-  const JsonValue* quaternion = object.Find("quaternion_wxyz");
-  const JsonValue* rpy = object.Find("rpy_deg");
-  if (quaternion != nullptr && rpy != nullptr) {
-    reader.Error(*rpy, what + " gives both 'quaternion_wxyz' and 'rpy_deg'; give one");
-    return false;
-  }
-  if (quaternion != nullptr) {
-    Eigen::Vector4d wxyz(1, 0, 0, 0);
-    if (!reader.ReadArray<4>(object, "quaternion_wxyz", &wxyz, what, -1e3, 1e3)) return false;
-    if (wxyz.norm() < 1e-9) {
-      reader.Error(*quaternion, what + " 'quaternion_wxyz' has zero length");
-      return false;
-    }
-    *q = Quat(wxyz[0], wxyz[1], wxyz[2], wxyz[3]).normalized();
-  }
-  if (rpy != nullptr) {
-    Vec3 angles;
-    if (!reader.ReadArray<3>(object, "rpy_deg", &angles, what, -1e4, 1e4)) return false;
-    angles *= kDegToRad;
-    *q = Quat(Eigen::AngleAxisd(angles.z(), Vec3::UnitZ()) *
-              Eigen::AngleAxisd(angles.y(), Vec3::UnitY()) *
-              Eigen::AngleAxisd(angles.x(), Vec3::UnitX()));
-  }
-  return true;
-}
-
-
 // geometry of one object by type (a particle's is the sphere of its contact radius); returns false
 // (with diagnostics) when a parameter is missing or bad
 bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue& type_value,
@@ -215,14 +215,15 @@ bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue&
     geometry->half_length = 0.5 * length;
     return ok;
   }
-  if (type == "mesh" || type == "urdf" || type == "tetmesh") {
+  if (type == "mesh" || type == "tetmesh") {
     reader.Error(type_value, what + " has type '" + type +
                                  "', which this version cannot load yet (supported: plane, box, "
-                                 "sphere, capsule, cylinder, particle)");
+                                 "sphere, capsule, cylinder, particle, urdf)");
     return false;
   }
-  reader.Error(type_value, what + " has unknown type '" + type +
-                               "' (expected plane, box, sphere, capsule, cylinder or particle)");
+  reader.Error(type_value,
+               what + " has unknown type '" + type +
+                   "' (expected plane, box, sphere, capsule, cylinder, particle or urdf)");
   return false;
 }
 
@@ -290,6 +291,10 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
     return;
   }
   if (!reader.ExpectType(*type_value, JsonValue::Type::kString, what + " 'type'")) return;
+  if (type_value->string() == "urdf") {
+    ReadUrdfObject(reader, object, name, names, model, state);
+    return;
+  }
   const bool is_plane = type_value->string() == "plane";
   const bool is_particle = type_value->string() == "particle";
   if (is_plane) {
@@ -414,6 +419,7 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   model->body_mass.push_back(mass);
   model->body_inertia.push_back(ShapeUnitInertia(model->shape_geometry[shape], mass));
   model->body_static.push_back(0);
+  if (!model->body_filter_group.empty()) model->body_filter_group.push_back(-1);
   state->body_X_WB.push_back(X_W);
   state->body_v_W.push_back(velocity);
   state->body_w_W.push_back(angular_velocity);

@@ -115,11 +115,21 @@ class SceneReader {
   }
 
   const std::string& source() const { return source_; }
+  Diagnostics* diagnostics() { return diagnostics_; }
 
  private:
   std::string source_;
   Diagnostics* diagnostics_;
 };
+
+/// Orientation from "quaternion_wxyz" or "rpy_deg" (URDF convention: R = Rz Ry Rx).
+bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,
+                     const std::string& what);
+
+/// Object of type "urdf": loads the robot (scene_urdf.cpp) and registers its bodies as
+/// "name/link" in `names`.
+void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::string& name,
+                    ObjectNames* names, Model* model, State* state);
 
 /// Reads the optional top-level `joints` array into the model's joint_* arrays. Needs the objects
 /// already read: `objects` maps names to bodies, `state` holds their initial poses.

@@ -120,6 +120,10 @@ struct Model {
   std::vector<Real> body_mass;             ///< [kg]; 0 for static bodies
   std::vector<Mat3> body_inertia;          ///< about the COM, body frame [kg·m²]
   std::vector<unsigned char> body_static;  ///< 1: never moves (infinite mass)
+  /// Bodies with the same group >= 0 never collide with each other (a robot loaded without
+  /// self-collision); -1 collides with everything. Empty (the default) means all -1; otherwise
+  /// one entry per body.
+  std::vector<int> body_filter_group;
 
   // shapes; index = shape id
   std::vector<std::string> shape_name;

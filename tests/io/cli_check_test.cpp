@@ -70,7 +70,11 @@ TEST(CliCheckTest, RealRobotUrdfParses) {
 TEST(CliCheckTest, BrokenUrdfExitsOne) {
   const CommandResult r = RunContactSim("check " + kData + "bad_robot.urdf");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.output, HasSubstr("bad_robot.urdf: error: urdfdom could not parse"));
+  // both problems, each at its line, naming the joint
+  EXPECT_THAT(r.output, HasSubstr("bad_robot.urdf:4: error: joint 'j' of type 'revolute' needs a "
+                                  "<limit> element"));
+  EXPECT_THAT(r.output, HasSubstr("bad_robot.urdf:6: error: joint 'j' child link 'missing_link' "
+                                  "is not a link of this robot"));
 }
 
 

@@ -1,0 +1,113 @@
+// Scene objects of type "urdf": a robot loaded from a URDF file, placed by position and
+// orientation, optionally fixed to the world, started at given joint positions and held there by
+// position drives. URDF diagnostics keep their own file:line and get a note at the scene line.
+#include <filesystem>
+
+#include "engine/io/scene_reader.h"
+#include "engine/io/urdf_loader.h"
+
+namespace sim::io {
+
+namespace {
+
+// URDF diagnostics into the scene's, each followed by a note at the scene value that loaded it
+void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
+                    const std::string& what) {
+  for (const Diagnostic& d : from.items()) {
+    reader.diagnostics()->Add(d);
+    if (d.severity == Severity::kNote) continue;
+    reader.diagnostics()->Add(Diagnostic{.severity = Severity::kNote,
+                                         .source = reader.source(),
+                                         .line = at.line(),
+                                         .element_path = at.pointer(),
+                                         .message = "in the robot of " + what});
+  }
+}
+
+}  // namespace
+
+
+void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::string& name,
+                    ObjectNames* names, Model* model, State* state) {
+  const std::string what = "object '" + name + "'";
+  reader.CheckKeys(
+      object,
+      {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
+       "package_paths", "initial_positions", "hold_pose", "weld_fixed_joints", "self_collision"},
+      what);
+  const JsonValue* file = object.Find("file");
+  if (file == nullptr) {
+    reader.Error(object,
+                 what + " of type 'urdf' needs 'file' (a .urdf path relative to the scene)");
+    return;
+  }
+  std::string relative;
+  if (!reader.ReadString(object, "file", &relative, what)) return;
+  const std::filesystem::path scene_dir = std::filesystem::path(reader.source()).parent_path();
+
+  RobotPlacement placement;
+  placement.name_prefix = name + "/";
+  bool ok = reader.ReadArray<3>(object, "position", &placement.X_W_base.p, what, -1e6, 1e6);
+  ok &= ReadOrientation(reader, object, &placement.X_W_base.q, what);
+  ok &= reader.ReadBool(object, "fixed_base", &placement.fixed_base, what);
+  ok &= reader.ReadBool(object, "weld_fixed_joints", &placement.weld_fixed_joints, what);
+  ok &= reader.ReadBool(object, "self_collision", &placement.self_collision, what);
+
+  UrdfOptions options;
+  if (const JsonValue* paths = object.Find("package_paths")) {
+    if (reader.ExpectType(*paths, JsonValue::Type::kArray, what + " 'package_paths'")) {
+      for (const JsonValue& path : paths->items()) {
+        if (!reader.ExpectType(path, JsonValue::Type::kString, what + " 'package_paths' entry")) {
+          ok = false;
+          continue;
+        }
+        options.package_paths.push_back((scene_dir / path.string()).string());
+      }
+    } else {
+      ok = false;
+    }
+  }
+  if (const JsonValue* positions = object.Find("initial_positions")) {
+    if (reader.ExpectType(*positions, JsonValue::Type::kObject, what + " 'initial_positions'")) {
+      for (const auto& [joint, value] : positions->members()) {
+        double q = 0;
+        ok &=
+            reader.ReadNumber(*positions, joint.c_str(), &q, -1e4, 1e4, what + " initial position");
+        placement.initial_positions[joint] = q;
+      }
+    } else {
+      ok = false;
+    }
+  }
+  if (const JsonValue* hold = object.Find("hold_pose")) {
+    if (reader.ExpectType(*hold, JsonValue::Type::kObject, what + " 'hold_pose'")) {
+      reader.CheckKeys(*hold, {"stiffness", "damping"}, what + " 'hold_pose'");
+      ok &= reader.ReadNumber(*hold, "stiffness", &placement.hold_stiffness, 0, 1e9,
+                              what + " 'hold_pose'");
+      ok &= reader.ReadNumber(*hold, "damping", &placement.hold_damping, 0, 1e9,
+                              what + " 'hold_pose'");
+    } else {
+      ok = false;
+    }
+  }
+  if (!ok) return;
+
+  const std::string path = (scene_dir / relative).string();
+  Expected<UrdfRobot> robot = LoadUrdf(path, options);
+  AppendWithNote(reader, robot.diagnostics(), *file, what);
+  if (!robot.ok()) return;
+
+  Diagnostics conversion;
+  const int first_body = model->body_count();
+  const int root = AddRobotToModel(robot.value(), placement, model, state, &conversion);
+  AppendWithNote(reader, conversion, *file, what);
+  if (conversion.has_errors()) return;
+
+  // the object name stands for the root body; every body also as "name/link"
+  if (!name.empty()) names->at(name) = ObjectRef{ObjectRef::Kind::kBody, root};
+  for (int b = first_body; b < model->body_count(); ++b) {
+    names->emplace(model->body_name[b], ObjectRef{ObjectRef::Kind::kBody, b});
+  }
+}
+
+}  // namespace sim::io
