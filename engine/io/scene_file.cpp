@@ -13,6 +13,7 @@
 
 #include "engine/io/json_document.h"
 #include "engine/io/scene_reader.h"
+#include "engine/io/text_file.h"
 
 namespace sim::io {
 
@@ -467,15 +468,9 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
 
 
 Expected<Scene> LoadScene(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    Diagnostics diagnostics;
-    diagnostics.Error(path, 0, "", "cannot open scene file (does it exist and is it readable?)");
-    return diagnostics;
-  }
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  return ParseScene(buffer.str(), path);
+  Expected<std::string> text = ReadTextFile(path, "scene");
+  if (!text.ok()) return text.diagnostics();
+  return ParseScene(text.value(), path);
 }
 
 }  // namespace sim::io

@@ -18,6 +18,8 @@
 #include <urdf_parser/urdf_parser.h>
 #include <Eigen/Eigenvalues>
 
+#include "engine/io/text_file.h"
+
 namespace sim::io {
 
 namespace fs = std::filesystem;
@@ -641,15 +643,9 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
 
 
 Expected<UrdfRobot> LoadUrdf(const std::string& path, const UrdfOptions& options) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    Diagnostics diagnostics;
-    diagnostics.Error(path, 0, "", "cannot open URDF file (does it exist and is it readable?)");
-    return diagnostics;
-  }
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  return ParseUrdf(buffer.str(), path, options);
+  Expected<std::string> text = ReadTextFile(path, "URDF");
+  if (!text.ok()) return text.diagnostics();
+  return ParseUrdf(text.value(), path, options);
 }
 
 }  // namespace sim::io
