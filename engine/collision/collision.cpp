@@ -226,23 +226,36 @@ Vec3 SidePoint(const State& state, const SideSource& side, const Vec3& point_W) 
   return X_WB.q.conjugate() * (point_W - X_WB.p);
 }
 
-// appends the manifold's points as contacts; `thickness` is the particle radius for a particle
-// side A (its point is then the centre) and 0 otherwise
-void AppendContacts(const State& state, const Manifold& manifold, const SideSource& a,
-                    const SideSource& b, Real thickness, Real margin, Contacts* contacts) {
+// round part of a side [m]: the radius of a sphere, capsule or particle, 0 for sharp shapes
+Real RoundRadius(const Model& model, const SideSource& side) {
+  if (side.particle >= 0) return model.particle_radius[side.particle];
+  const ShapeGeometry& g = model.shape_geometry[side.shape];
+  return g.type == ShapeType::kSphere || g.type == ShapeType::kCapsule ? g.radius : 0;
+}
+
+// appends the manifold's points as contacts. A round side contributes its core point (sphere
+// centre, capsule axis point, particle centre) and its radius to the thickness: the core is a
+// material point, so the gap stays right while the body turns within the step, where a point
+// on a spinning sphere's surface would rotate away from the contact and lift off
+void AppendContacts(const Model& model, const State& state, const Manifold& manifold,
+                    const SideSource& a, const SideSource& b, Real margin, Contacts* contacts) {
+  const Real radius_a = RoundRadius(model, a);
+  const Real radius_b = RoundRadius(model, b);
   for (int i = 0; i < manifold.count; ++i) {
     const collision_internal::ManifoldPoint& point = manifold.points[i];
     const Vec3 normal = point.normal.normalized();
-    const Vec3 point_a = point.point_a + thickness * normal;  // the particle centre, if any
-    const Real gap0 = normal.dot(point_a - point.point_b) - thickness;
+    const Vec3 core_a = point.point_a + radius_a * normal;
+    const Vec3 core_b = point.point_b - radius_b * normal;
+    const Real thickness = radius_a + radius_b;
+    const Real gap0 = normal.dot(core_a - core_b) - thickness;
     if (!(gap0 < margin)) continue;
     if (contacts->count() >= contacts->capacity) {
       contacts->overflowed = true;
       return;
     }
     Contact contact;
-    contact.a = {a.body, a.particle, a.shape, SidePoint(state, a, point_a)};
-    contact.b = {b.body, b.particle, b.shape, SidePoint(state, b, point.point_b)};
+    contact.a = {a.body, a.particle, a.shape, SidePoint(state, a, core_a), radius_a};
+    contact.b = {b.body, b.particle, b.shape, SidePoint(state, b, core_b), radius_b};
     contact.normal_W = normal;
     contact.thickness = thickness;
     contact.gap0 = gap0;
@@ -284,7 +297,7 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
     }
     const SideSource particle_side{kWorldBody, particle, -1,
                                    MaterialFriction(model, model.particle_material[particle])};
-    AppendContacts(state, manifold, particle_side, ShapeSide(model, shape), sphere.radius, margin,
+    AppendContacts(model, state, manifold, particle_side, ShapeSide(model, shape), margin,
                    contacts);
     return;
   }
@@ -317,8 +330,8 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
     CountUnsupported(first_type, second_type, stats);
     return;
   }
-  AppendContacts(state, manifold, ShapeSide(model, shape_a), ShapeSide(model, shape_b), 0, margin,
-                 contacts);
+  AppendContacts(model, state, manifold, ShapeSide(model, shape_a), ShapeSide(model, shape_b),
+                 margin, contacts);
 }
 
 

@@ -19,16 +19,20 @@ struct ContactSide {
   int body = -1;      ///< body id, or kWorldBody (−1) for the static world / a particle side
   int particle = -1;  ///< particle id when this side is a particle, else −1
   int shape = -1;     ///< shape id, or −1 for a particle
-  Vec3 p_B = Vec3::Zero();  ///< contact point in the body frame (world frame if static) [m]
+  /// contact point in the body frame (world frame if static) [m]; on a round side (sphere,
+  /// capsule, particle) the core point (centre / axis point), the surface being `radius` out
+  /// along the normal
+  Vec3 p_B = Vec3::Zero();
+  Real radius = 0;  ///< round part of this side [m], included in Contact::thickness
 };
 
 struct Contact {
   ContactSide a;
   ContactSide b;
   Vec3 normal_W = Vec3::UnitZ();  ///< unit, from B to A, fixed for the step
-  Real thickness = 0;             ///< d [m]: the distance kept along the normal
-  Real gap0 = 0;                  ///< C_n at the start of the step [m] (negative: penetration)
-  std::uint32_t feature = 0;      ///< identifies the feature pair within a shape pair
+  Real thickness = 0;         ///< d [m]: the distance kept along the normal (a.radius + b.radius)
+  Real gap0 = 0;              ///< C_n at the start of the step [m] (negative: penetration)
+  std::uint32_t feature = 0;  ///< identifies the feature pair within a shape pair
 
   // friction (digest §2.12, §4.4.c): the tangent basis is aligned with the cone's principal
   // axes so the 2×2 cone matrix A = diag(1/μ_t², 1/μ_b²) is diagonal; isotropic: μ_t = μ_b

@@ -20,6 +20,8 @@ using testing::Features;
 using testing::kPi;
 using testing::Scene;
 using testing::Sphere;
+using testing::SurfacePointA;
+using testing::SurfacePointB;
 using testing::WorldPoint;
 
 // closed forms evaluated in double: agreement to rounding
@@ -49,8 +51,11 @@ TEST(PlanePairsTest, SphereAbovePlaneIsSpeculativeWithFullContactData) {
   EXPECT_EQ(contact.b.body, kWorldBody);
   ExpectVecNear(contact.normal_W, Vec3::UnitZ(), kTol);
   EXPECT_NEAR(contact.gap0, 0.1, kTol);
-  EXPECT_EQ(contact.thickness, 0.0);
-  ExpectVecNear(contact.a.p_B, Vec3(0, 0, -0.5), kTol);      // body frame
+  // the sphere is round: its point is its centre and its radius is part of the thickness
+  EXPECT_EQ(contact.thickness, 0.5);
+  EXPECT_EQ(contact.a.radius, 0.5);
+  ExpectVecNear(contact.a.p_B, Vec3(0, 0, 0), kTol);  // body frame
+  ExpectVecNear(SurfacePointA(scene.state, contact), Vec3(0.3, -0.2, 0.1), kTol);
   ExpectVecNear(contact.b.p_B, Vec3(0.3, -0.2, 0.0), kTol);  // world frame (static side)
   ExpectVecNear(contact.tangent_W, Vec3::UnitX(), kTol);
   ExpectVecNear(contact.bitangent_W, Vec3::UnitY(), kTol);
@@ -197,8 +202,8 @@ TEST(RoundPairsTest, SphereSphereDistanceAndDirection) {
   EXPECT_EQ(contact.b.shape, b);
   ExpectVecNear(contact.normal_W, -direction, kTol);
   EXPECT_NEAR(contact.gap0, 0.1, kTol);
-  ExpectVecNear(WorldPoint(scene.state, contact.a), center_b - 0.8 * direction, kTol);
-  ExpectVecNear(WorldPoint(scene.state, contact.b), center_b - 0.7 * direction, kTol);
+  ExpectVecNear(SurfacePointA(scene.state, contact), center_b - 0.8 * direction, kTol);
+  ExpectVecNear(SurfacePointB(scene.state, contact), center_b - 0.7 * direction, kTol);
   ExpectConsistentContacts(scene, 0.2);
 }
 
@@ -212,8 +217,8 @@ TEST(RoundPairsTest, SphereCapsuleClosestPointOnSegment) {
   EXPECT_EQ(contact.a.shape, capsule);  // B has the lower type (sphere)
   ExpectVecNear(contact.normal_W, -Vec3::UnitX(), kTol);
   EXPECT_NEAR(contact.gap0, 0.1, kTol);
-  ExpectVecNear(contact.a.p_B, Vec3(0.2, 0, 0.1), kTol);
-  ExpectVecNear(WorldPoint(scene.state, contact.b), Vec3(0.3, 0, 0.1), kTol);
+  ExpectVecNear(SurfacePointA(scene.state, contact), Vec3(0.2, 0, 0.1), kTol);
+  ExpectVecNear(SurfacePointB(scene.state, contact), Vec3(0.3, 0, 0.1), kTol);
   ExpectConsistentContacts(scene, 0.2);
 }
 
@@ -226,8 +231,8 @@ TEST(RoundPairsTest, ParallelCapsulesGiveTwoPointsCrossedOne) {
   // overlap of the cores along x: [−0.2, 0.5]
   ASSERT_EQ(scene.contacts.count(), 2);
   EXPECT_EQ(Features(scene.contacts), (std::vector<std::uint32_t>{1, 2}));
-  ExpectVecNear(WorldPoint(scene.state, scene.contacts.items[0].a), Vec3(-0.2, 0, 0.1), kTol);
-  ExpectVecNear(WorldPoint(scene.state, scene.contacts.items[1].a), Vec3(0.5, 0, 0.1), kTol);
+  ExpectVecNear(SurfacePointA(scene.state, scene.contacts.items[0]), Vec3(-0.2, 0, 0.1), kTol);
+  ExpectVecNear(SurfacePointA(scene.state, scene.contacts.items[1]), Vec3(0.5, 0, 0.1), kTol);
   for (const Contact& contact : scene.contacts.items) {
     EXPECT_NEAR(contact.gap0, 0.0, kTol);
     ExpectVecNear(contact.normal_W, Vec3::UnitZ(), kTol);
@@ -240,7 +245,7 @@ TEST(RoundPairsTest, ParallelCapsulesGiveTwoPointsCrossedOne) {
   EXPECT_EQ(scene.contacts.items[0].feature, 0u);
   EXPECT_NEAR(scene.contacts.items[0].gap0, 0.05, kTol);
   ExpectVecNear(scene.contacts.items[0].normal_W, Vec3::UnitZ(), kTol);
-  ExpectVecNear(WorldPoint(scene.state, scene.contacts.items[0].a), Vec3(0.3, 0, 0.15), kTol);
+  ExpectVecNear(SurfacePointA(scene.state, scene.contacts.items[0]), Vec3(0.3, 0, 0.15), kTol);
   ExpectConsistentContacts(scene, 0.1);
 }
 
@@ -256,7 +261,8 @@ TEST(BoxPairsTest, SphereInsideBoxLeavesThroughTheNearestFace) {
   ExpectVecNear(contact.normal_W, -Vec3::UnitZ(), kTol);
   EXPECT_NEAR(contact.gap0, -0.5, kTol);  // 0.3 to the top face plus the radius
   ExpectVecNear(contact.a.p_B, Vec3(0.1, 0.2, 1.0), kTol);
-  ExpectVecNear(contact.b.p_B, Vec3(0, 0, -0.2), kTol);
+  ExpectVecNear(contact.b.p_B, Vec3(0, 0, 0), kTol);  // the sphere's core: its centre
+  ExpectVecNear(SurfacePointB(scene.state, contact), Vec3(0.1, 0.2, 0.5), kTol);
   ExpectConsistentContacts(scene, kMargin);
 }
 
@@ -433,7 +439,9 @@ TEST(ParticlePairsTest, ParticleAgainstSphereBoxAndCapsule) {
     EXPECT_EQ(contact.a.particle, 0);
     EXPECT_NEAR(contact.gap0, test.gap, kTol) << ShapeTypeName(test.shape.type);
     ExpectVecNear(contact.normal_W, test.normal, kTol);
-    EXPECT_NEAR(contact.thickness, test.radius, kTol);
+    // the particle and a round shape both contribute their radius to the thickness
+    EXPECT_NEAR(contact.thickness, test.radius + contact.b.radius, kTol);
+    EXPECT_NEAR(contact.a.radius, test.radius, kTol);
     ExpectConsistentContacts(scene, 0.1);
   }
 }

@@ -119,6 +119,15 @@ inline Vec3 WorldPoint(const State& state, const ContactSide& side) {
   return state.body_X_WB[side.body] * side.p_B;
 }
 
+/// World surface points of a contact: a round side's point is its core (sphere centre, capsule
+/// axis point, particle centre), the surface lies its radius along −n (side A) or +n (side B).
+inline Vec3 SurfacePointA(const State& state, const Contact& contact) {
+  return WorldPoint(state, contact.a) - contact.a.radius * contact.normal_W;
+}
+inline Vec3 SurfacePointB(const State& state, const Contact& contact) {
+  return WorldPoint(state, contact.b) + contact.b.radius * contact.normal_W;
+}
+
 /// The contacts' feature ids in output order.
 inline std::vector<std::uint32_t> Features(const Contacts& contacts) {
   std::vector<std::uint32_t> features;

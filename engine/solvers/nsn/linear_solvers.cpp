@@ -108,13 +108,27 @@ LinearSolveStats SolveJacobi(const SchurOperator& A, const VectorX& b, int itera
   const VectorX& d = A.diagonal();
   x->setZero();
   w->r = b;
+  // Jacobi diverges where the Schur diagonal is not dominant (stacks): keep the iterate with the
+  // smallest residual, and stop once the residual has grown 1e3-fold, so a diverging inner
+  // solve degrades to "stagnates" instead of feeding the Newton step with 1e19
+  w->z = *x;
+  Real best = b.norm();
   for (int k = 0; k < iterations; ++k) {
     *x += kJacobiWeight * w->r.cwiseQuotient(d);
     A.Apply(*x, &w->Ap);
     w->r = b - w->Ap;
     ++stats.iterations;
-    if (residuals) residuals->push_back(w->r.norm());
+    const Real norm = w->r.norm();
+    if (residuals) residuals->push_back(norm);
+    if (norm < best) {
+      best = norm;
+      w->z = *x;
+    } else if (!(norm < 1e3 * best)) {
+      stats.failed = true;
+      break;
+    }
   }
+  *x = w->z;
   return stats;
 }
 

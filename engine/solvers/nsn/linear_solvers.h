@@ -6,7 +6,8 @@
 //        decreases monotonically; 1 matvec and 2 inner products per iteration.
 //   PCG  preconditioned conjugate gradient, diagonal preconditioner (residual not monotone).
 //   Jacobi  weighted Jacobi x ← x + ω D⁻¹(b − Ax), ω = 2/3 (the classical smoothing weight;
-//        ω = 1 diverges on stacked contacts, where the Schur diagonal is not dominant).
+//        ω = 1 diverges on stacked contacts, where the Schur diagonal is not dominant). It
+//        returns its best iterate and stops when the residual has grown 1e3-fold.
 //   GS   Gauss-Seidel sweeps, row by row, done by the operator (it owns the rows).
 //   direct  sparse LDLᵀ of the assembled A (Eigen SimplicialLDLT), the reference.
 // Every solver starts from x = 0 (no warm start, digest §9.2) and records ‖b − Ax‖₂ after each

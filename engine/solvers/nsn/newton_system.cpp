@@ -126,6 +126,8 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
     info.block_b = block_of(src.b);
     info.p_a = src.a.p_B;
     info.p_b = src.b.p_B;
+    info.radius_a = src.a.radius;
+    info.radius_b = src.b.radius;
     info.normal = src.normal_W;
     info.tangent = src.tangent_W;
     info.bitangent = src.bitangent_W;
@@ -288,9 +290,13 @@ void NewtonSystem::AssembleContactRows() {
     const int normal_row = contact_row_begin_ + c;
     gradients_[normal_row] = ContactRow(info.normal, block_a, r_a, block_b, r_b);
     value_[normal_row] = info.gap;
+    // friction acts at the surface: a round side's lever arm reaches its radius past the core
+    const Vec3 surface_a = r_a - info.radius_a * info.normal;
+    const Vec3 surface_b = r_b + info.radius_b * info.normal;
     const int friction_row = friction_row_begin_ + 2 * c;
-    gradients_[friction_row] = ContactRow(info.tangent, block_a, r_a, block_b, r_b);
-    gradients_[friction_row + 1] = ContactRow(info.bitangent, block_a, r_a, block_b, r_b);
+    gradients_[friction_row] = ContactRow(info.tangent, block_a, surface_a, block_b, surface_b);
+    gradients_[friction_row + 1] =
+        ContactRow(info.bitangent, block_a, surface_a, block_b, surface_b);
   }
 }
 

@@ -113,8 +113,9 @@ class NewtonSystem final : public SchurOperator {
     Vec3 p_a = Vec3::Zero(), p_b = Vec3::Zero();  // body-frame points (world if static)
     Vec3 normal, tangent, bitangent;
     Real thickness = 0, mu_t = 0, mu_b = 0;
-    Real gap = 0;           // at the current iterate
-    std::uint64_t key = 0;  // ContactKey, for warm starting
+    Real radius_a = 0, radius_b = 0;  // round part of each side (points are cores)
+    Real gap = 0;                     // at the current iterate
+    std::uint64_t key = 0;            // ContactKey, for warm starting
   };
   struct BilateralInfo {
     Real stiffness = 0;  // k; +inf for rigid rows [N/m]
