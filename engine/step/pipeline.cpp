@@ -1,26 +1,18 @@
 #include "engine/step/pipeline.h"
 
-#include <chrono>
 #include <utility>
 
 #include "engine/collision/collision.h"
+#include "engine/core/stopwatch.h"
 
 namespace sim {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double MillisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 
 const StepReport& StepOnce(const Model& model, Solver& solver, const Control& control, State* state,
                            StepWorkspace* workspace) {
-  const Clock::time_point start = Clock::now();
+  const Stopwatch step_watch;
   StepReport& report = workspace->report;
   report.Reset();
   const Real dt = model.options.solver.dt;
@@ -29,16 +21,16 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
   if (!MatchesModel(*state, model) || !IsFinite(*state)) {
     report.status |= kStepNonFinite;
     report.message = "the input state is non-finite or does not match the model; step skipped";
-    report.total_ms = MillisecondsSince(start);
+    report.total_ms = step_watch.ElapsedMs();
     return report;
   }
 
   // collision: contacts of the start-of-step configuration (normals fixed for the step)
-  const Clock::time_point collision_start = Clock::now();
+  const Stopwatch collision_watch;
   CollisionStats stats;
   DetectContacts(model, *state, model.options.solver.contact_margin, dt, &workspace->collision,
                  &workspace->contacts, &stats);
-  const double collision_ms = MillisecondsSince(collision_start);
+  const double collision_ms = collision_watch.ElapsedMs();
 
   // solve: assembly, Newton iterations and integration happen inside the solver
   solver.Step(model, *state, control, workspace->contacts, dt, &workspace->scratch, &report);
@@ -55,7 +47,7 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
   } else {
     std::swap(*state, workspace->scratch);
   }
-  report.total_ms = MillisecondsSince(start);
+  report.total_ms = step_watch.ElapsedMs();
   return report;
 }
 

@@ -303,7 +303,6 @@ void NewtonSystem::AssembleContactRows() {
 
 void NewtonSystem::Assemble() {
   const Real dt = dt_;
-  gradients_prev_.swap(gradients_);
   AssembleJointRows();
   AssembleContactRows();
   errors_ = IterateErrors{};
@@ -584,6 +583,12 @@ void NewtonSystem::RestoreIterate() {
   x_ = x_saved_;
   q_.assign(q_saved_.begin(), q_saved_.end());
   lambda_ = lambda_saved_;
+}
+
+
+void NewtonSystem::KeepGradients() {
+  // only particle rows feed the estimate; skip the copy when it cannot be used
+  if (settings_.geometric_stiffness && dof_count_ > 6L * body_count_) gradients_prev_ = gradients_;
 }
 
 

@@ -67,9 +67,14 @@ class NewtonSystem final : public SchurOperator {
   void SaveIterate();
   void RestoreIterate();
 
+  /// Remembers the physical row gradients of the accepted iterate, before ApplyStep moves it
+  /// (the other end of the geometric-stiffness secant; line-search trials do not count).
+  void KeepGradients();
+
   /// Diagonal secant estimate of the geometric stiffness on particle DOFs (digest §10, with the
   /// sign and Δλ fixes of §19 #13): c_k = Δt[(J_phys(qⁿ⁺¹) − J_phys(qⁿ))ᵀλⁿ⁺¹]_k / Δu_k,
-  /// H̃_kk = M̃_kk − min(0, c_k). Call after Assemble() of the new iterate.
+  /// H̃_kk = M̃_kk − min(0, c_k). Call after Assemble() of the new iterate, with KeepGradients()
+  /// called before the step that produced it.
   void UpdateGeometricStiffness();
 
   /// Writes q, u, the time and the contact forces and end gaps.

@@ -1,8 +1,8 @@
 #include "engine/solvers/nsn/nsn_solver.h"
 
 #include <algorithm>
-#include <chrono>
 
+#include "engine/core/stopwatch.h"
 #include "engine/model/model.h"
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
@@ -12,10 +12,15 @@ namespace sim {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double MillisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+// a Newton record from the errors of the iterate just assembled
+NewtonIterationRecord RecordOf(const nsn::IterateErrors& errors, int linear_begin) {
+  NewtonIterationRecord record;
+  record.normal_error = errors.normal;
+  record.friction_error = errors.friction;
+  record.bilateral_error = errors.bilateral;
+  record.merit = errors.merit;
+  record.linear_begin = linear_begin;
+  return record;
 }
 
 // back-tracking halvings before the line search gives up (digest §8: it often stalls with
@@ -50,46 +55,42 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
                      Contacts& contacts, Real dt, State* out, StepReport* report) {
   report->Reset();
   const SolverSettings& settings = model.options.solver;
-  const Clock::time_point assembly_start = Clock::now();
+  Stopwatch stopwatch;
   system_.Begin(model, in, control, contacts, dt);
-  double assembly_ms = MillisecondsSince(assembly_start);
+  double assembly_ms = stopwatch.ElapsedMs();
   double solve_ms = 0;
   double integrate_ms = 0;
 
   for (int n = 0; n < settings.newton_iterations; ++n) {
     // assemble at the current iterate; its errors are this iteration's record
-    Clock::time_point t = Clock::now();
+    stopwatch.Restart();
     system_.Assemble();
     if (n > 0) system_.UpdateGeometricStiffness();
     system_.BuildRhs(&rhs_);
-    assembly_ms += MillisecondsSince(t);
-    NewtonIterationRecord record;
-    const nsn::IterateErrors& errors = system_.errors();
-    record.normal_error = errors.normal;
-    record.friction_error = errors.friction;
-    record.bilateral_error = errors.bilateral;
-    record.merit = errors.merit;
-    record.linear_begin = static_cast<int>(report->linear_residuals.size());
+    assembly_ms += stopwatch.ElapsedMs();
+    NewtonIterationRecord record =
+        RecordOf(system_.errors(), static_cast<int>(report->linear_residuals.size()));
 
     // inner linear solve of the Schur complement system
-    t = Clock::now();
+    stopwatch.Restart();
     const nsn::LinearSolveStats stats =
         nsn::SolveLinear(settings.linear_solver, system_, rhs_, settings.linear_iterations,
                          &solution_, &workspace_, &report->linear_residuals);
     system_.RecoverVelocity(solution_);
-    solve_ms += MillisecondsSince(t);
+    solve_ms += stopwatch.ElapsedMs();
     record.linear_count = static_cast<int>(report->linear_residuals.size()) - record.linear_begin;
     report->linear_iterations += stats.iterations;
 
     // damped (or line-searched) update of λ, u and q
-    t = Clock::now();
+    stopwatch.Restart();
     Real alpha = settings.damping;
     if (settings.line_search) {
-      const Real searched = LineSearch(solution_, errors.merit, report);
+      const Real searched = LineSearch(solution_, record.merit, report);
       if (searched > 0) alpha = searched;
     }
+    system_.KeepGradients();
     record.step_size = system_.ApplyStep(alpha, solution_);
-    integrate_ms += MillisecondsSince(t);
+    integrate_ms += stopwatch.ElapsedMs();
     report->newton.push_back(record);
     ++report->newton_iterations;
 
@@ -104,18 +105,14 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
   }
 
   // quality at the end of the step: one more evaluation at the final iterate
-  const Clock::time_point t = Clock::now();
+  stopwatch.Restart();
   system_.Assemble();
-  NewtonIterationRecord final_record;
-  final_record.normal_error = system_.errors().normal;
-  final_record.friction_error = system_.errors().friction;
-  final_record.bilateral_error = system_.errors().bilateral;
-  final_record.merit = system_.errors().merit;
-  final_record.linear_begin = static_cast<int>(report->linear_residuals.size());
+  const NewtonIterationRecord final_record =
+      RecordOf(system_.errors(), static_cast<int>(report->linear_residuals.size()));
   report->newton.push_back(final_record);
   system_.WriteState(out);
   system_.WriteContacts(&contacts);
-  integrate_ms += MillisecondsSince(t);
+  integrate_ms += stopwatch.ElapsedMs();
 
   report->assembly_ms = assembly_ms;
   report->solve_ms = solve_ms;
