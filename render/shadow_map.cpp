@@ -9,6 +9,7 @@
 #include <Eigen/Geometry>
 
 #include "render/vk/vk_check.h"
+#include "render/vk/vk_pipeline.h"
 
 namespace sim::render {
 
@@ -39,15 +40,9 @@ ShadowMaps::ShadowMaps(VkPhysicalDevice physical_device, VkDevice device, VkQueu
   if (format_ == VK_FORMAT_UNDEFINED) throw DeviceError("no depth format can be sampled");
 
   // render pass: clear, draw casters, leave the map readable by fragment shaders
-  VkAttachmentDescription attachment{};
-  attachment.format = format_;
-  attachment.samples = VK_SAMPLE_COUNT_1_BIT;
-  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  attachment.finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+  const VkAttachmentDescription attachment =
+      MakeAttachment(format_, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                     VK_ATTACHMENT_STORE_OP_STORE, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
   const VkAttachmentReference depth_ref{0, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;

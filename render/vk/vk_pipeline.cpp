@@ -7,6 +7,23 @@
 
 namespace sim::render {
 
+VkAttachmentDescription MakeAttachment(VkFormat format, VkSampleCountFlagBits samples,
+                                       VkAttachmentLoadOp load, VkAttachmentStoreOp store,
+                                       VkImageLayout final_layout,
+                                       VkAttachmentLoadOp stencil_load) {
+  VkAttachmentDescription attachment{};
+  attachment.format = format;
+  attachment.samples = samples;
+  attachment.loadOp = load;
+  attachment.storeOp = store;
+  attachment.stencilLoadOp = stencil_load;
+  attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  attachment.finalLayout = final_layout;
+  return attachment;
+}
+
+
 VkShaderModule MakeShaderModule(VkDevice device, const std::uint32_t* code,
                                 std::size_t size_bytes) {
   VkShaderModuleCreateInfo info{};

@@ -13,6 +13,13 @@ namespace sim::render {
 /// Creates a shader module from SPIR-V words (`size_bytes` a multiple of 4); throws DeviceError.
 VkShaderModule MakeShaderModule(VkDevice device, const std::uint32_t* code, std::size_t size_bytes);
 
+/// A render-pass attachment that starts undefined (its old contents are never kept);
+/// `stencil_load` matters only for formats with stencil.
+VkAttachmentDescription MakeAttachment(
+    VkFormat format, VkSampleCountFlagBits samples, VkAttachmentLoadOp load,
+    VkAttachmentStoreOp store, VkImageLayout final_layout,
+    VkAttachmentLoadOp stencil_load = VK_ATTACHMENT_LOAD_OP_DONT_CARE);
+
 /// What differs between the renderer's pipelines; everything else is shared (fill mode, blending
 /// off, dynamic viewport/scissor, subpass 0).
 struct PipelineDesc {
