@@ -8,6 +8,7 @@
 namespace sim {
 
 using Real = double;
+using Vec2 = Eigen::Vector2d;
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using Quat = Eigen::Quaterniond;

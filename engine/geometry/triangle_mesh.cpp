@@ -1,0 +1,1 @@
+#include "engine/geometry/triangle_mesh.h"
