@@ -176,6 +176,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, kMaxCount));
   bench->add_option("--warmup", bench_options.warmup, "untimed warm-up steps (default 60)")
       ->check(CLI::Range(0, kMaxCount));
+  bench
+      ->add_option("--threads", bench_options.threads,
+                   "threads for the engine's parallel loops (default 1; 0: all cores)")
+      ->check(CLI::Range(0, 1024));
   bench->add_option("--set", bench_options.sets, "override PATH=VALUE for every config")
       ->allow_extra_args(false);
   bench->add_option("--csv", bench_options.csv, "write results as CSV here");

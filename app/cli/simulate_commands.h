@@ -53,6 +53,7 @@ struct BenchOptions {
   int steps = 120;  ///< timed steps per repeat
   int repeat = 5;   ///< repeats, each from the state saved after the warm-up
   int warmup = 60;  ///< untimed steps from the initial state
+  int threads = 1;  ///< worker threads of the engine's parallel loops; 0: all cores
   std::vector<std::string> sets;
   std::string csv;  ///< CSV path, empty for none
 };

@@ -226,6 +226,17 @@ Vec3 SidePoint(const State& state, const SideSource& side, const Vec3& point_W) 
   return X_WB.q.conjugate() * (point_W - X_WB.p);
 }
 
+ContactSide MakeSide(const SideSource& source, const Vec3& point, Real radius) {
+  ContactSide side;
+  side.body = source.body;
+  side.shape = source.shape;
+  side.particles[0] = source.particle;
+  side.p_B = point;
+  side.radius = radius;
+  if (source.particle >= 0) side.feature_kind = FeatureKind::kVertex;
+  return side;
+}
+
 // round part of a side [m]: the radius of a sphere, capsule or particle, 0 for sharp shapes
 Real RoundRadius(const Model& model, const SideSource& side) {
   if (side.particle >= 0) return model.particle_radius[side.particle];
@@ -254,8 +265,8 @@ void AppendContacts(const Model& model, const State& state, const Manifold& mani
       return;
     }
     Contact contact;
-    contact.a = {a.body, a.particle, a.shape, SidePoint(state, a, core_a), radius_a};
-    contact.b = {b.body, b.particle, b.shape, SidePoint(state, b, core_b), radius_b};
+    contact.a = MakeSide(a, SidePoint(state, a, core_a), radius_a);
+    contact.b = MakeSide(b, SidePoint(state, b, core_b), radius_b);
     contact.normal_W = normal;
     contact.thickness = thickness;
     contact.gap0 = gap0;

@@ -7,6 +7,7 @@
 // thickness. A positive λ_n pushes A along +n and B along −n.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -14,16 +15,34 @@
 
 namespace sim {
 
-/// One side of a contact: a body (or the static world) or a particle.
+/// Which feature of a side's surface a contact lies on.
+enum class FeatureKind : std::uint8_t { kNone = 0, kVertex, kEdge, kFace };
+
+/// One side of a contact: a body (or the static world), a particle, or a point of a deformable
+/// surface (an edge or a triangle of particles, weighted by barycentric coordinates).
 struct ContactSide {
-  int body = -1;      ///< body id, or kWorldBody (−1) for the static world / a particle side
-  int particle = -1;  ///< particle id when this side is a particle, else −1
-  int shape = -1;     ///< shape id, or −1 for a particle
+  int body = -1;   ///< body id, or kWorldBody (−1) for the static world / a particle side
+  int shape = -1;  ///< shape id, or −1 for a particle side
+  /// particle side: its particles (a vertex 1, an edge 2, a triangle 3; unused entries −1); the
+  /// side's point is Σ_k weights(k)·x_k
+  std::array<int, 3> particles = {-1, -1, -1};
+  Vec3 weights = Vec3(1, 0, 0);
   /// contact point in the body frame (world frame if static) [m]; on a round side (sphere,
   /// capsule, particle) the core point (centre / axis point), the surface being `radius` out
-  /// along the normal
+  /// along the normal; unused on particle sides
   Vec3 p_B = Vec3::Zero();
   Real radius = 0;  ///< round part of this side [m], included in Contact::thickness
+
+  // where on the side's surface the contact lies (structure fields, reports, contact reduction)
+  FeatureKind feature_kind = FeatureKind::kNone;
+  int feature_index = -1;  ///< vertex, edge or triangle index in the shape's mesh or surface
+  Vec3 barycentric = Vec3::Zero();  ///< on a triangle (u, v, w) or an edge (1 − t, t, 0)
+  Vec2 uv = Vec2::Zero();           ///< surface texture coordinates, when has_uv
+  bool has_uv = false;
+  int soft_body = -1;  ///< soft body whose surface this side lies on, else −1
+
+  bool is_particle() const { return particles[0] >= 0; }
+  int particle() const { return particles[0]; }  ///< first particle, or −1
 };
 
 struct Contact {
@@ -49,9 +68,10 @@ struct Contact {
 
 /// Identity of a contact across steps: the two sides (shape or particle) and the feature pair.
 inline std::uint64_t ContactKey(const Contact& c) {
-  // 20 bits per side (shape id + 1, or 2¹⁹ + particle id), 24 bits of feature
+  // 20 bits per side (shape id + 1, or 2¹⁹ + first particle id), 24 bits of feature (a
+  // surface triangle's contacts put the triangle in the feature)
   const auto side = [](const ContactSide& s) -> std::uint64_t {
-    return s.particle >= 0 ? (std::uint64_t{1} << 19) + s.particle : std::uint64_t(s.shape + 1);
+    return s.is_particle() ? (std::uint64_t{1} << 19) + s.particles[0] : std::uint64_t(s.shape + 1);
   };
   return ((side(c.a) & 0xFFFFF) << 44) | ((side(c.b) & 0xFFFFF) << 24) | (c.feature & 0xFFFFFF);
 }

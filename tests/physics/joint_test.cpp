@@ -196,7 +196,7 @@ TEST(NewtonResidual, JacobiansMatchCentralDifferences) {
   Contact c;
   c.a.body = 5;
   c.a.p_B = Vec3(0.1, -0.05, -0.2);
-  c.b.particle = 0;
+  c.b.particles[0] = 0;
   c.normal_W = Vec3(0.1, 0.2, 1).normalized();
   c.thickness = 0.05;
   contacts.items.push_back(c);

@@ -109,7 +109,7 @@ class SlidingParticle : public ::testing::TestWithParam<NcpFunction> {
     test_support::AddParticle(&model_, &state_, "p", 10 / kGravity, 0.05, Vec3(0, 0, 0.05),
                               velocity);
     Contact contact;
-    contact.a.particle = 0;
+    contact.a.particles[0] = 0;
     contact.normal_W = Vec3::UnitZ();
     contact.thickness = 0.05;
     contact.friction_t = mu_t;

@@ -186,8 +186,8 @@ void ExpectNormalPointsFromBToA(Scene scene, double margin) {
   // move A's body along +n, or B's along −n when A is static
   if (first.a.body != kWorldBody) {
     scene.state.body_X_WB[first.a.body].p += delta * first.normal_W;
-  } else if (first.a.particle >= 0) {
-    scene.state.particle_x_W[first.a.particle] += delta * first.normal_W;
+  } else if (first.a.is_particle()) {
+    scene.state.particle_x_W[first.a.particle()] += delta * first.normal_W;
   } else {
     scene.state.body_X_WB[first.b.body].p -= delta * first.normal_W;
   }

@@ -46,7 +46,7 @@ TEST(PlanePairsTest, SphereAbovePlaneIsSpeculativeWithFullContactData) {
   // the plane is B, the sphere A; n from B to A is the plane's +z
   EXPECT_EQ(contact.a.shape, ball);
   EXPECT_EQ(contact.a.body, 0);
-  EXPECT_EQ(contact.a.particle, -1);
+  EXPECT_EQ(contact.a.particle(), -1);
   EXPECT_EQ(contact.b.shape, ground);
   EXPECT_EQ(contact.b.body, kWorldBody);
   ExpectVecNear(contact.normal_W, Vec3::UnitZ(), kTol);
@@ -396,12 +396,12 @@ TEST(ParticlePairsTest, ParticleAbovePlaneWithinMargin) {
   scene.Detect(0.05);
   ASSERT_EQ(scene.contacts.count(), 1);
   const Contact& contact = scene.contacts.items[0];
-  EXPECT_EQ(contact.a.particle, 0);
+  EXPECT_EQ(contact.a.particle(), 0);
   EXPECT_EQ(contact.a.body, kWorldBody);
   EXPECT_EQ(contact.a.shape, -1);
   EXPECT_EQ(contact.a.p_B, Vec3::Zero());
   EXPECT_EQ(contact.b.shape, ground);
-  EXPECT_EQ(contact.b.particle, -1);
+  EXPECT_EQ(contact.b.particle(), -1);
   EXPECT_NEAR(contact.thickness, 0.05, kTol);
   EXPECT_NEAR(contact.gap0, 0.08 - 0.05, kTol);
   ExpectVecNear(contact.normal_W, Vec3::UnitZ(), kTol);
@@ -436,7 +436,7 @@ TEST(ParticlePairsTest, ParticleAgainstSphereBoxAndCapsule) {
     scene.Detect(0.1);
     ASSERT_EQ(scene.contacts.count(), 1) << ShapeTypeName(test.shape.type);
     const Contact& contact = scene.contacts.items[0];
-    EXPECT_EQ(contact.a.particle, 0);
+    EXPECT_EQ(contact.a.particle(), 0);
     EXPECT_NEAR(contact.gap0, test.gap, kTol) << ShapeTypeName(test.shape.type);
     ExpectVecNear(contact.normal_W, test.normal, kTol);
     // the particle and a round shape both contribute their radius to the thickness

@@ -112,9 +112,15 @@ struct Scene {
   CollisionStats stats;
 };
 
-/// World position of a contact side's point (a particle side: the particle centre).
+/// World position of a contact side's point (a particle side: the weighted sum of its particles).
 inline Vec3 WorldPoint(const State& state, const ContactSide& side) {
-  if (side.particle >= 0) return state.particle_x_W[side.particle];
+  if (side.is_particle()) {
+    Vec3 point = Vec3::Zero();
+    for (int k = 0; k < 3; ++k) {
+      if (side.particles[k] >= 0) point += side.weights(k) * state.particle_x_W[side.particles[k]];
+    }
+    return point;
+  }
   if (side.body == kWorldBody) return side.p_B;
   return state.body_X_WB[side.body] * side.p_B;
 }

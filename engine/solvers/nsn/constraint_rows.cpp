@@ -185,10 +185,22 @@ int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRo
 }
 
 
-Row ContactRow(const Vec3& direction, int block_a, const Vec3& r_a, int block_b, const Vec3& r_b) {
+Row ContactRow(const Vec3& direction, const ContactRowSide& a, const ContactRowSide& b) {
   Row row;
-  row.end[0] = {block_a, direction, r_a.cross(direction)};
-  row.end[1] = {block_b, -direction, -r_b.cross(direction)};
+  int end = 0;
+  const auto add = [&](const ContactRowSide& side, Real sign) {
+    if (!side.particles) {
+      row.end[end++] = {side.block[0], sign * direction, sign * side.lever.cross(direction)};
+      return;
+    }
+    // a weighted particle point x = Σ w_k x_k moves with Σ w_k u_k
+    for (int k = 0; k < 3 && end < kMaxRowEnds; ++k) {
+      if (side.block[k] < 0 || side.weights(k) == 0) continue;
+      row.end[end++] = {side.block[k], sign * side.weights(k) * direction, Vec3::Zero()};
+    }
+  };
+  add(a, 1);
+  add(b, -1);
   return row;
 }
 

@@ -32,9 +32,14 @@ struct RowEnd {
   Vec3 ang = Vec3::Zero();
 };
 
-/// A Jacobian row: at most two DOF blocks. Plain data, stored in flat arrays.
+/// Most DOF blocks one row touches: a body or particle on each side of a joint or rigid contact,
+/// or a surface triangle's three particles against a body or a particle.
+inline constexpr int kMaxRowEnds = 4;
+
+/// A Jacobian row over at most kMaxRowEnds DOF blocks (unused ends have block −1). Plain data,
+/// stored in flat arrays.
 struct Row {
-  std::array<RowEnd, 2> end;
+  std::array<RowEnd, kMaxRowEnds> end;
 };
 
 /// What a joint row means to the solver.
@@ -76,9 +81,19 @@ Real JointCoordinate(const Model& model, int j, const Pose& X_WP, const Pose& X_
 /// `angle` mapped to [−π, π) [rad].
 Real WrapAngle(Real angle);
 
-/// Contact gap C_n [m] and its Jacobian row at the given world points (a on A, b on B).
-/// `r_a`, `r_b` are the lever arms from the COMs to the points (zero for particles).
-Row ContactRow(const Vec3& direction, int block_a, const Vec3& r_a, int block_b, const Vec3& r_b);
+
+/// One side of a contact as the rows see it: a rigid block with the lever arm r from its centre
+/// of mass to the point [m], or up to three particle blocks whose weighted sum is the point.
+struct ContactRowSide {
+  std::array<int, 3> block = {-1, -1, -1};  ///< block per particle, or block[0] = the body
+  Vec3 weights = Vec3(1, 0, 0);             ///< particle weights (barycentric)
+  Vec3 lever = Vec3::Zero();                ///< rigid side only [m]
+  bool particles = false;
+};
+
+/// Row of a contact between two sides along `direction` (A gets +direction, B −direction);
+/// together the sides use at most kMaxRowEnds blocks.
+Row ContactRow(const Vec3& direction, const ContactRowSide& a, const ContactRowSide& b);
 
 /// Row value J u for the velocity vector of each block (lin, ang per block).
 inline Real RowDot(const Row& row, const Vec3* lin, const Vec3* ang) {

@@ -5,9 +5,17 @@
 #include <limits>
 #include <numbers>
 
+#include "engine/core/parallel.h"
 #include "engine/solvers/nsn/ncp.h"
 
 namespace sim::nsn {
+namespace {
+
+// below these sizes the products run on the calling thread (TBB overhead, tiny test scenes)
+constexpr int kMinParallelBlocks = 512;
+constexpr int kMinParallelRows = 4096;
+
+}  // namespace
 
 namespace {
 
@@ -119,11 +127,24 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
     const Contact& src = contacts.items[c];
     ContactInfo& info = contacts_[c];
     const auto block_of = [&](const ContactSide& side) {
-      if (side.particle >= 0) return body_count_ + side.particle;
+      if (side.is_particle()) return body_count_ + side.particle();
       return side.body;  // kWorldBody = −1: the static world
+    };
+    const auto particle_blocks = [&](const ContactSide& side) {
+      std::array<int, 3> blocks = {-1, -1, -1};
+      for (int k = 0; k < 3; ++k) {
+        if (side.particles[k] >= 0) blocks[k] = body_count_ + side.particles[k];
+      }
+      return blocks;
     };
     info.block_a = block_of(src.a);
     info.block_b = block_of(src.b);
+    info.particles_a = src.a.is_particle();
+    info.particles_b = src.b.is_particle();
+    info.blocks_a = particle_blocks(src.a);
+    info.blocks_b = particle_blocks(src.b);
+    info.weights_a = src.a.weights;
+    info.weights_b = src.b.weights;
     info.p_a = src.a.p_B;
     info.p_b = src.b.p_B;
     info.radius_a = src.a.radius;
@@ -244,6 +265,28 @@ Vec3 NewtonSystem::WorldPoint(int block, const Vec3& p, Vec3* lever) const {
 }
 
 
+Vec3 NewtonSystem::ContactSidePoint(bool particles, const std::array<int, 3>& blocks,
+                                    const Vec3& weights, int block, const Vec3& p,
+                                    ContactRowSide* side) const {
+  side->particles = particles;
+  if (!particles) {
+    // rigid side: fixed blocks contribute no row coefficients
+    const Vec3 point = WorldPoint(block, p, &side->lever);
+    side->block[0] = block >= 0 && !block_fixed_[block] ? block : -1;
+    return point;
+  }
+  // particle side: the weighted sum of its particles (a vertex, an edge or a triangle point)
+  Vec3 point = Vec3::Zero();
+  side->weights = weights;
+  for (int k = 0; k < 3; ++k) {
+    if (blocks[k] < 0) continue;
+    point += weights(k) * x_[blocks[k]];
+    side->block[k] = block_fixed_[blocks[k]] ? -1 : blocks[k];
+  }
+  return point;
+}
+
+
 Real NewtonSystem::EffectiveMass(const Row& row, bool with_shift) const {
   Real sum = 0;
   for (const RowEnd& e : row.end) {
@@ -280,23 +323,22 @@ void NewtonSystem::AssembleJointRows() {
 void NewtonSystem::AssembleContactRows() {
   for (int c = 0; c < contact_count_; ++c) {
     ContactInfo& info = contacts_[c];
-    Vec3 r_a, r_b;
-    const Vec3 a = WorldPoint(info.block_a, info.p_a, &r_a);
-    const Vec3 b = WorldPoint(info.block_b, info.p_b, &r_b);
-    const int block_a = info.block_a >= 0 && !block_fixed_[info.block_a] ? info.block_a : -1;
-    const int block_b = info.block_b >= 0 && !block_fixed_[info.block_b] ? info.block_b : -1;
+    ContactRowSide side_a, side_b;
+    const Vec3 a = ContactSidePoint(info.particles_a, info.blocks_a, info.weights_a, info.block_a,
+                                    info.p_a, &side_a);
+    const Vec3 b = ContactSidePoint(info.particles_b, info.blocks_b, info.weights_b, info.block_b,
+                                    info.p_b, &side_b);
     // gap C_n = nᵀ(a − b) − d with the normal fixed in world for the step (digest §2.9)
     info.gap = info.normal.dot(a - b) - info.thickness;
     const int normal_row = contact_row_begin_ + c;
-    gradients_[normal_row] = ContactRow(info.normal, block_a, r_a, block_b, r_b);
+    gradients_[normal_row] = ContactRow(info.normal, side_a, side_b);
     value_[normal_row] = info.gap;
     // friction acts at the surface: a round side's lever arm reaches its radius past the core
-    const Vec3 surface_a = r_a - info.radius_a * info.normal;
-    const Vec3 surface_b = r_b + info.radius_b * info.normal;
+    side_a.lever -= info.radius_a * info.normal;
+    side_b.lever += info.radius_b * info.normal;
     const int friction_row = friction_row_begin_ + 2 * c;
-    gradients_[friction_row] = ContactRow(info.tangent, block_a, surface_a, block_b, surface_b);
-    gradients_[friction_row + 1] =
-        ContactRow(info.bitangent, block_a, surface_a, block_b, surface_b);
+    gradients_[friction_row] = ContactRow(info.tangent, side_a, side_b);
+    gradients_[friction_row + 1] = ContactRow(info.bitangent, side_a, side_b);
   }
 }
 
@@ -398,6 +440,7 @@ void NewtonSystem::Assemble() {
   }
 
   r_frozen_ = true;
+  BuildIncidence();
 
   // diagonal of A = J H⁻¹ Jᵀ + C + εI (Jacobi preconditioner of PCR/PCG)
   for (int i = 0; i < row_count(); ++i) {
@@ -425,19 +468,49 @@ void NewtonSystem::Assemble() {
 }
 
 
-void NewtonSystem::AccumulateJt(const VectorX& x, std::vector<Vec3>* lin,
-                                std::vector<Vec3>* ang) const {
-  std::fill(lin->begin(), lin->end(), Vec3::Zero());
-  std::fill(ang->begin(), ang->end(), Vec3::Zero());
+void NewtonSystem::BuildIncidence() {
+  // rows with their used ends only, and a counting sort of the ends by block
+  const int blocks = static_cast<int>(x_.size());
+  packed_row_begin_.resize(row_count() + 1);
+  packed_ends_.clear();
+  incidence_begin_.assign(blocks + 1, 0);
   for (int i = 0; i < row_count(); ++i) {
-    const Real xi = x(i);
-    if (xi == 0) continue;
+    packed_row_begin_[i] = static_cast<int>(packed_ends_.size());
     for (const RowEnd& e : rows_[i].end) {
       if (e.block < 0) continue;
-      (*lin)[e.block] += xi * e.lin;
-      (*ang)[e.block] += xi * e.ang;
+      packed_ends_.push_back(e);
+      ++incidence_begin_[e.block + 1];
     }
   }
+  packed_row_begin_[row_count()] = static_cast<int>(packed_ends_.size());
+  for (int b = 0; b < blocks; ++b) incidence_begin_[b + 1] += incidence_begin_[b];
+  transposed_.resize(packed_ends_.size());
+  incidence_cursor_.assign(incidence_begin_.begin(), incidence_begin_.end() - 1);
+  for (int i = 0; i < row_count(); ++i) {
+    for (int k = packed_row_begin_[i]; k < packed_row_begin_[i + 1]; ++k) {
+      const RowEnd& e = packed_ends_[k];
+      transposed_[incidence_cursor_[e.block]++] = {i, e.lin, e.ang};
+    }
+  }
+}
+
+
+void NewtonSystem::AccumulateJt(const VectorX& x, std::vector<Vec3>* lin,
+                                std::vector<Vec3>* ang) const {
+  // Jᵀx gathered per block, in row order (the same sums whatever the thread count)
+  ParallelFor(static_cast<int>(lin->size()), 256, kMinParallelBlocks, [&](int begin, int end) {
+    for (int b = begin; b < end; ++b) {
+      Vec3 sum_lin = Vec3::Zero(), sum_ang = Vec3::Zero();
+      for (int k = incidence_begin_[b]; k < incidence_begin_[b + 1]; ++k) {
+        const TransposedEnd& e = transposed_[k];
+        const Real xi = x(e.row);
+        sum_lin += xi * e.lin;
+        sum_ang += xi * e.ang;
+      }
+      (*lin)[b] = sum_lin;
+      (*ang)[b] = sum_ang;
+    }
+  });
 }
 
 
@@ -455,10 +528,16 @@ void NewtonSystem::Apply(const VectorX& x, VectorX* y) const {
   AccumulateJt(x, &scratch_lin_, &scratch_ang_);
   ApplyInverseH(scratch_lin_, scratch_ang_, &scratch_lin2_, &scratch_ang2_);
   y->resize(row_count());
-  for (int i = 0; i < row_count(); ++i) {
-    (*y)(i) = RowDot(rows_[i], scratch_lin2_.data(), scratch_ang2_.data()) +
-              (c_diag_(i) + settings_.regularization) * x(i);
-  }
+  ParallelFor(row_count(), 1024, kMinParallelRows, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      Real value = 0;
+      for (int k = packed_row_begin_[i]; k < packed_row_begin_[i + 1]; ++k) {
+        const RowEnd& e = packed_ends_[k];
+        value += e.lin.dot(scratch_lin2_[e.block]) + e.ang.dot(scratch_ang2_[e.block]);
+      }
+      (*y)(i) = value + (c_diag_(i) + settings_.regularization) * x(i);
+    }
+  });
 }
 
 
@@ -600,7 +679,7 @@ void NewtonSystem::UpdateGeometricStiffness() {
   for (int i = 0; i < row_count(); ++i) {
     const Real lambda = lambda_(i);
     if (lambda == 0) continue;
-    for (int e = 0; e < 2; ++e) {
+    for (int e = 0; e < kMaxRowEnds; ++e) {
       const int block = gradients_[i].end[e].block;
       if (block < 0 || !block_particle_[block]) continue;
       any_particle_row = true;

@@ -114,8 +114,12 @@ class NewtonSystem final : public SchurOperator {
 
  private:
   struct ContactInfo {
-    int block_a = -1, block_b = -1;
+    int block_a = -1, block_b = -1;  // body or first particle block (−1: static world)
     Vec3 p_a = Vec3::Zero(), p_b = Vec3::Zero();  // body-frame points (world if static)
+    // particle sides: up to three particle blocks and their weights (block_x[0] == block_x)
+    std::array<int, 3> blocks_a = {-1, -1, -1}, blocks_b = {-1, -1, -1};
+    Vec3 weights_a = Vec3(1, 0, 0), weights_b = Vec3(1, 0, 0);
+    bool particles_a = false, particles_b = false;
     Vec3 normal, tangent, bitangent;
     Real thickness = 0, mu_t = 0, mu_b = 0;
     Real radius_a = 0, radius_b = 0;  // round part of each side (points are cores)
@@ -133,6 +137,9 @@ class NewtonSystem final : public SchurOperator {
 
   void WarmStart(const State& in);
   Vec3 WorldPoint(int block, const Vec3& p, Vec3* lever) const;
+  /// World point of one contact side at the current iterate and its row description.
+  Vec3 ContactSidePoint(bool particles, const std::array<int, 3>& blocks, const Vec3& weights,
+                        int block, const Vec3& p, ContactRowSide* side) const;
   void ApplyInverseH(const std::vector<Vec3>& lin, const std::vector<Vec3>& ang,
                      std::vector<Vec3>* out_lin, std::vector<Vec3>* out_ang) const;
   void AccumulateJt(const VectorX& x, std::vector<Vec3>* lin, std::vector<Vec3>* ang) const;
@@ -140,6 +147,7 @@ class NewtonSystem final : public SchurOperator {
   void UpdatePositions();
   void AssembleJointRows();
   void AssembleContactRows();
+  void BuildIncidence();
 
   const Model* model_ = nullptr;
   const Control* control_ = nullptr;
@@ -173,6 +181,18 @@ class NewtonSystem final : public SchurOperator {
   std::vector<BilateralInfo> bilateral_;  // per row (unused for other types)
   std::vector<Real> value_;               // c or gap per row
   std::vector<ContactInfo> contacts_;
+  // The assembled J packed for the Schur products, rebuilt by each Assemble: by rows (the used
+  // ends only) for J t, and by blocks for Jᵀx, so Jᵀx is a gather per block (no write conflicts
+  // between threads) and both products stream through contiguous memory
+  struct TransposedEnd {
+    int row = 0;
+    Vec3 lin = Vec3::Zero();
+    Vec3 ang = Vec3::Zero();
+  };
+  std::vector<int> packed_row_begin_;
+  std::vector<RowEnd> packed_ends_;
+  std::vector<int> incidence_begin_, incidence_cursor_;
+  std::vector<TransposedEnd> transposed_;
   int contact_row_begin_ = 0;  // first contact normal row
   int friction_row_begin_ = 0;
   VectorX lambda_, lambda_saved_, c_diag_, h_, diag_;
