@@ -1,0 +1,118 @@
+#include "engine/io/mesh_loader.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/Importer.hpp>
+
+namespace sim::io {
+namespace {
+
+// assimp turns a COLLADA file's <up_axis> into its own Y-up convention (a root rotation baked in
+// by PreTransformVertices); this takes Y-up back to our Z-up: (x, y, z) → (x, −z, y). A Z_UP
+// file therefore comes out exactly as authored.
+Vec3 YUpToZUp(const aiVector3D& v) { return Vec3(v.x, -v.z, v.y); }
+
+bool IsCollada(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".dae";
+}
+
+}  // namespace
+
+
+Expected<LoadedMesh> LoadMesh(const std::string& path, const Vec3& scale) {
+  Diagnostics diagnostics;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    diagnostics.Error(path, 0, "", "cannot open mesh file (does it exist and is it readable?)");
+    return diagnostics;
+  }
+  if (!scale.allFinite() || scale.cwiseAbs().minCoeff() <= 0) {
+    diagnostics.Error(path, 0, "", "mesh scale must be finite and non-zero");
+    return diagnostics;
+  }
+
+  // triangles only, node transforms baked in, identical vertices shared (needed for topology)
+  Assimp::Importer importer;
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
+                              aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  const aiScene* scene = importer.ReadFile(
+      path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType |
+                aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure);
+  if (scene == nullptr) {
+    diagnostics.Error(path, 0, "", std::string("cannot read mesh: ") + importer.GetErrorString());
+    return diagnostics;
+  }
+
+  LoadedMesh loaded;
+  loaded.mesh.name = path;
+  const bool collada = IsCollada(path);
+  const std::filesystem::path directory = std::filesystem::path(path).parent_path();
+  bool any_uv = false;
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    any_uv |= scene->mMeshes[m]->HasTextureCoords(0) && scene->mMeshes[m]->HasFaces();
+  }
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    const aiMesh& mesh = *scene->mMeshes[m];
+    if (!(mesh.mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
+    const int base = loaded.mesh.vertex_count();
+    for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
+      const aiVector3D& p = mesh.mVertices[v];
+      const Vec3 position = collada ? YUpToZUp(p) : Vec3(p.x, p.y, p.z);
+      loaded.mesh.vertices.push_back(position.cwiseProduct(scale));
+      if (any_uv) {
+        const bool has = mesh.HasTextureCoords(0);
+        loaded.mesh.uvs.emplace_back(has ? mesh.mTextureCoords[0][v].x : 0,
+                                     has ? mesh.mTextureCoords[0][v].y : 0);
+      }
+    }
+    // a negative scale mirrors the mesh: flip the winding so normals stay outward
+    const bool mirrored = scale.x() * scale.y() * scale.z() < 0;
+    LoadedMesh::Part part;
+    part.first_triangle = loaded.mesh.triangle_count();
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+      const aiFace& face = mesh.mFaces[f];
+      if (face.mNumIndices != 3) continue;
+      std::array<int, 3> t = {base + static_cast<int>(face.mIndices[0]),
+                              base + static_cast<int>(face.mIndices[1]),
+                              base + static_cast<int>(face.mIndices[2])};
+      if (mirrored) std::swap(t[1], t[2]);
+      loaded.mesh.triangles.push_back(t);
+    }
+    part.triangle_count = loaded.mesh.triangle_count() - part.first_triangle;
+    // the material's diffuse colour and texture
+    if (mesh.mMaterialIndex < scene->mNumMaterials) {
+      const aiMaterial& material = *scene->mMaterials[mesh.mMaterialIndex];
+      aiColor4D diffuse;
+      if (material.Get(AI_MATKEY_COLOR_DIFFUSE, diffuse) == AI_SUCCESS) {
+        part.color = {diffuse.r, diffuse.g, diffuse.b};
+        part.has_color = true;
+      }
+      aiString texture;
+      if (material.GetTexture(aiTextureType_DIFFUSE, 0, &texture) == AI_SUCCESS) {
+        part.texture = (directory / texture.C_Str()).lexically_normal().string();
+      }
+    }
+    if (part.triangle_count > 0) loaded.parts.push_back(part);
+  }
+
+  if (loaded.mesh.triangle_count() == 0) {
+    diagnostics.Error(path, 0, "", "mesh file has no triangles");
+    return diagnostics;
+  }
+  for (int v = 0; v < loaded.mesh.vertex_count(); ++v) {
+    if (!loaded.mesh.vertices[v].allFinite()) {
+      diagnostics.Error(path, 0, "",
+                        "mesh vertex " + std::to_string(v) + " has a non-finite coordinate");
+      return diagnostics;
+    }
+  }
+  return Expected<LoadedMesh>(std::move(loaded), std::move(diagnostics));
+}
+
+}  // namespace sim::io
