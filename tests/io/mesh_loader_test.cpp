@@ -63,7 +63,6 @@ TEST(MeshLoader, FetchBaseVisualIsZUpInMetres) {
   const Vec3 size = Upper(loaded->mesh) - Lower(loaded->mesh);
   // the Fetch base is a ~0.56 m disc about 0.35 m tall (fetchrobotics.com data sheet): Z-up means
   // the short extent is z and the footprint is x-y; metres means sizes well under 1
-  RecordProperty("size", ::testing::PrintToString(size.transpose()));
   EXPECT_NEAR(size.x(), 0.56, 0.05) << size.transpose();
   EXPECT_NEAR(size.y(), 0.56, 0.05) << size.transpose();
   EXPECT_LT(size.z(), 0.45) << size.transpose();
