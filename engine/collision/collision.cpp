@@ -13,6 +13,8 @@
 #include <limits>
 
 #include "engine/collision/narrowphase.h"
+#include "engine/geometry/collision_mesh.h"
+#include "engine/geometry/convex_hull.h"
 #include "engine/model/model.h"
 #include "engine/state/state.h"
 
@@ -36,6 +38,18 @@ Real BoundingRadius(const ShapeGeometry& geometry) {
       return geometry.half_length + geometry.radius;
     case ShapeType::kCylinder:
       return std::hypot(geometry.half_length, geometry.radius);
+    case ShapeType::kConvexHull: {
+      Real radius = 0;
+      if (geometry.hull) {
+        for (const Vec3& v : geometry.hull->vertices) radius = std::max(radius, v.norm());
+      }
+      return radius;
+    }
+    case ShapeType::kMesh:
+      return geometry.mesh
+                 ? geometry.mesh->lower.cwiseAbs().cwiseMax(geometry.mesh->upper.cwiseAbs()).norm()
+                 : 0;
+    case ShapeType::kSdf:  // unbounded unless the field says otherwise
     case ShapeType::kPlane:
     case ShapeType::kNone:
       break;
@@ -283,7 +297,7 @@ void CountUnsupported(ShapeType first, ShapeType second, CollisionStats* stats) 
   const int low = std::min(static_cast<int>(first), static_cast<int>(second));
   const int high = std::max(static_cast<int>(first), static_cast<int>(second));
   ++stats->unsupported_pairs;
-  stats->unsupported_mask |= std::uint64_t{1} << (6 * low + high);
+  stats->unsupported_mask.set(kShapeTypeCount * low + high);
 }
 
 // one candidate pair of colliders (shape id, or −1 − particle id; at most one particle) after

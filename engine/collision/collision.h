@@ -5,11 +5,13 @@
 // meshes, SDFs, deforming tet surfaces) replaces this behind the same interface.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "engine/core/math.h"
+#include "engine/model/model.h"
 #include "engine/state/contacts.h"
 
 namespace sim {
@@ -20,8 +22,9 @@ struct State;
 struct CollisionStats {
   int pairs_tested = 0;       ///< shape (and particle–shape) pairs that passed the bounding test
   int unsupported_pairs = 0;  ///< of those, pairs skipped because no narrow phase exists yet
-  /// bit (6·min(type) + max(type)) per skipped ShapeType pair (a particle counts as a sphere)
-  std::uint64_t unsupported_mask = 0;
+  /// bit (kShapeTypeCount·min(type) + max(type)) per skipped ShapeType pair (a particle counts
+  /// as a sphere)
+  std::bitset<kShapeTypeCount * kShapeTypeCount> unsupported_mask;
 };
 
 /// Buffers of the broad phase, reused from step to step (no allocation once sized).

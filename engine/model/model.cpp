@@ -1,5 +1,8 @@
 #include "engine/model/model.h"
 
+#include "engine/geometry/collision_mesh.h"
+#include "engine/geometry/convex_hull.h"
+
 #include <numbers>
 
 namespace sim {
@@ -112,6 +115,12 @@ const char* ShapeTypeName(ShapeType type) {
       return "capsule";
     case ShapeType::kCylinder:
       return "cylinder";
+    case ShapeType::kConvexHull:
+      return "hull";
+    case ShapeType::kMesh:
+      return "mesh";
+    case ShapeType::kSdf:
+      return "sdf";
   }
   return "none";
 }
@@ -130,11 +139,23 @@ Real ShapeVolume(const ShapeGeometry& shape) {
       return kPi * r * r * h;
     case ShapeType::kCapsule:
       return kPi * r * r * h + 4.0 / 3.0 * kPi * r * r * r;
+    case ShapeType::kConvexHull:
+      return shape.hull ? shape.hull->volume : 0;
+    case ShapeType::kMesh:
+      return shape.mesh ? shape.mesh->mass.volume : 0;
+    case ShapeType::kSdf:  // an analytic field has no closed-form volume: bodies give their mass
     case ShapeType::kPlane:
     case ShapeType::kNone:
       return 0;
   }
   return 0;
+}
+
+
+Vec3 ShapeCentroid(const ShapeGeometry& shape) {
+  if (shape.type == ShapeType::kConvexHull && shape.hull) return shape.hull->centroid;
+  if (shape.type == ShapeType::kMesh && shape.mesh) return shape.mesh->mass.centroid;
+  return Vec3::Zero();
 }
 
 
@@ -174,6 +195,17 @@ Mat3 ShapeUnitInertia(const ShapeGeometry& shape, Real mass) {
       inertia.diagonal() << lateral, lateral, axial;
       break;
     }
+    case ShapeType::kConvexHull:
+      if (shape.hull && shape.hull->volume > 0) {
+        inertia = mass / shape.hull->volume * shape.hull->unit_inertia;
+      }
+      break;
+    case ShapeType::kMesh:
+      if (shape.mesh && shape.mesh->mass.volume > 0) {
+        inertia = mass / shape.mesh->mass.volume * shape.mesh->mass.unit_inertia;
+      }
+      break;
+    case ShapeType::kSdf:
     case ShapeType::kPlane:
     case ShapeType::kNone:
       break;

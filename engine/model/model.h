@@ -15,18 +15,38 @@ namespace sim {
 /// Index of the world (static) frame in `shape_body` and joint parent fields.
 inline constexpr int kWorldBody = -1;
 
-enum class ShapeType { kNone = 0, kPlane, kSphere, kBox, kCapsule, kCylinder };
+struct ConvexHull;
+struct CollisionMesh;
+class AnalyticSdf;
+
+enum class ShapeType {
+  kNone = 0,
+  kPlane,
+  kSphere,
+  kBox,
+  kCapsule,
+  kCylinder,
+  kConvexHull,  ///< convex polytope (qhull), e.g. of a robot link's collision mesh
+  kMesh,        ///< triangle mesh, with a grid SDF when closed (seed 000 chapter 6 contacts)
+  kSdf,         ///< analytic signed distance field: primitives and their combinations
+};
+
+inline constexpr int kShapeTypeCount = 9;
 
 /// Lower-case name used in scene files and reports ("box", "sphere", ...).
 const char* ShapeTypeName(ShapeType type);
 
 /// Geometry of one collision/visual shape, in the frame of the body it is attached to.
-/// Capsules and cylinders are aligned with their local z axis (as in URDF).
+/// Capsules and cylinders are aligned with their local z axis (as in URDF). Hulls, meshes and
+/// fields are immutable and shared between models (an edited scene reuses them).
 struct ShapeGeometry {
   ShapeType type = ShapeType::kNone;
-  Vec3 half_extents = Vec3::Zero();  ///< box half sizes [m]
-  Real radius = 0;                   ///< sphere, capsule, cylinder radius [m]
-  Real half_length = 0;              ///< capsule/cylinder half length of the axis segment [m]
+  Vec3 half_extents = Vec3::Zero();        ///< box half sizes [m]
+  Real radius = 0;                         ///< sphere, capsule, cylinder radius [m]
+  Real half_length = 0;                    ///< capsule/cylinder half length of the axis segment [m]
+  std::shared_ptr<const ConvexHull> hull;  ///< kConvexHull
+  std::shared_ptr<const CollisionMesh> mesh;  ///< kMesh
+  std::shared_ptr<const AnalyticSdf> sdf;     ///< kSdf
 };
 
 /// Surface and bulk properties shared by shapes.
@@ -166,10 +186,15 @@ struct Model {
   int FindMaterial(const std::string& name) const;
 };
 
-/// Volume of a closed shape [m³]; 0 for planes.
+/// Volume of a closed shape [m³]; 0 for planes and open meshes.
 Real ShapeVolume(const ShapeGeometry& shape);
 
-/// Rotational inertia of a solid shape of mass `mass` [kg] about its centre, shape frame [kg·m²].
+/// Centre of mass of a solid shape of uniform density, shape frame [m] (the origin for the
+/// symmetric primitives).
+Vec3 ShapeCentroid(const ShapeGeometry& shape);
+
+/// Rotational inertia of a solid shape of mass `mass` [kg] about its centroid, shape axes
+/// [kg·m²].
 Mat3 ShapeUnitInertia(const ShapeGeometry& shape, Real mass);
 
 }  // namespace sim

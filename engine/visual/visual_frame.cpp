@@ -35,6 +35,9 @@ VisualFrame MakeVisualFrame(const Model& model, const State& state) {
         shape.size[0] = kPlaneDrawHalfSize;
         shape.size[1] = kPlaneGridCell;
         break;
+      case ShapeType::kConvexHull:  // drawn from their own triangles (not a unit mesh)
+      case ShapeType::kMesh:
+      case ShapeType::kSdf:
       case ShapeType::kNone:
         break;
     }

@@ -39,6 +39,12 @@ QString ShapeSizeText(const ShapeGeometry& geometry) {
           .arg(Meters(geometry.radius), Meters(2 * geometry.half_length));
     case ShapeType::kPlane:
       return QStringLiteral("infinite");
+    case ShapeType::kConvexHull:
+      return QStringLiteral("convex hull");
+    case ShapeType::kMesh:
+      return QStringLiteral("triangle mesh");
+    case ShapeType::kSdf:
+      return QStringLiteral("distance field");
     case ShapeType::kNone:
       break;
   }

@@ -1,0 +1,33 @@
+#include "engine/geometry/collision_mesh.h"
+
+namespace sim {
+
+MassProperties SolidMassProperties(const TriangleMesh& mesh) {
+  // each triangle (a, b, c) spans a signed tetrahedron with the origin, of volume a·(b×c)/6;
+  // second moments ∫x_i x_j dV of the tetrahedron are det/120·(Σ_k v_ki v_kj + (Σ_k v_ki)(Σ_k
+  // v_kj))
+  Real volume = 0;
+  Vec3 first = Vec3::Zero();
+  Mat3 second = Mat3::Zero();
+  for (const auto& t : mesh.triangles) {
+    const Vec3& a = mesh.vertices[t[0]];
+    const Vec3& b = mesh.vertices[t[1]];
+    const Vec3& c = mesh.vertices[t[2]];
+    const Real det = a.dot(b.cross(c));
+    volume += det / 6;
+    first += det / 24 * (a + b + c);
+    const Vec3 sum = a + b + c;
+    second += det / 120 *
+              (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose());
+  }
+  MassProperties mass;
+  if (!(volume > 0)) return mass;
+  mass.volume = volume;
+  mass.centroid = first / volume;
+  // about the centroid: I = tr(S) 1 − S with S the second moment shifted by the parallel axes
+  const Mat3 centered = second - volume * mass.centroid * mass.centroid.transpose();
+  mass.unit_inertia = centered.trace() * Mat3::Identity() - centered;
+  return mass;
+}
+
+}  // namespace sim

@@ -1,0 +1,31 @@
+// A triangle mesh prepared for collision: its surface, mass properties of the enclosed solid and
+// the acceleration data of the chapter-6 contacts (seed 000, digest pd-sdf-robotics.md §2): the
+// mesh's features are optimized against other shapes' fields, and other shapes' features against
+// this mesh's grid SDF (closed meshes only: an open mesh has no inside).
+#pragma once
+
+#include <memory>
+
+#include "engine/core/math.h"
+#include "engine/geometry/triangle_mesh.h"
+
+namespace sim {
+
+struct MassProperties {
+  Real volume = 0;                   ///< [m³]; 0 for an open mesh
+  Vec3 centroid = Vec3::Zero();      ///< of the solid [m]
+  Mat3 unit_inertia = Mat3::Zero();  ///< density 1, about the centroid [m⁵]
+};
+
+/// Volume, centroid and inertia of the solid bounded by a closed, outward-oriented triangle mesh,
+/// by the divergence theorem over signed tetrahedra from the origin (Mirtich 1996, Eberly 2002).
+MassProperties SolidMassProperties(const TriangleMesh& mesh);
+
+struct CollisionMesh {
+  TriangleMesh surface;
+  MassProperties mass;
+  bool closed = false;  ///< watertight and consistently oriented (has an inside)
+  Vec3 lower = Vec3::Zero(), upper = Vec3::Zero();  ///< bounds of the vertices [m]
+};
+
+}  // namespace sim
