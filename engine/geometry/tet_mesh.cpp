@@ -63,6 +63,9 @@ std::unordered_map<FaceKey, FaceUse, FaceKeyHash> CountFaces(const TetMesh& mesh
   return faces;
 }
 
+// errors of one kind listed one by one before they are only counted
+constexpr int kMaxListed = 20;
+
 std::string Number(Real value) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%g", value);
@@ -127,15 +130,26 @@ bool ValidateTetMesh(const TetMesh& mesh, const std::string& source, Diagnostics
     return false;
   }
 
+  // each kind of error is listed up to kMaxListed times, then counted, so a file written in the
+  // opposite orientation convention gives a short report instead of one line per tet
+  enum Kind { kNonFinite, kOutOfRange, kRepeated, kDegenerate, kInverted, kKindCount };
+  static const char* const kKindName[kKindCount] = {
+      "node(s) with a non-finite coordinate", "out-of-range node reference(s)",
+      "tet(s) with a repeated node", "degenerate tet(s)", "inverted tet(s)"};
+  int kind_count[kKindCount] = {};
+  auto report = [&](Kind kind, const std::string& file, int line, std::string message) {
+    if (kind_count[kind]++ < kMaxListed) diagnostics->Error(file, line, "", std::move(message));
+  };
+
   // non-finite coordinates
   std::vector<char> finite(mesh.nodes.size(), 1);
   for (int n = 0; n < mesh.node_count(); ++n) {
     const Vec3& p = mesh.nodes[n];
     if (p.allFinite()) continue;
     finite[n] = 0;
-    diagnostics->Error(node_source, LineOf(node_lines, n), "",
-                       prefix + "node " + std::to_string(n) + " has a non-finite coordinate (" +
-                           Number(p.x()) + ", " + Number(p.y()) + ", " + Number(p.z()) + ")");
+    report(kNonFinite, node_source, LineOf(node_lines, n),
+           prefix + "node " + std::to_string(n) + " has a non-finite coordinate (" + Number(p.x()) +
+               ", " + Number(p.y()) + ", " + Number(p.z()) + ")");
   }
 
   // per tet: indices in range, distinct, finite, positive volume
@@ -152,10 +166,10 @@ bool ValidateTetMesh(const TetMesh& mesh, const std::string& source, Diagnostics
         continue;
       }
       in_range = false;
-      diagnostics->Error(tet_source, line, "",
-                         what + " references node " + std::to_string(v) + ", but the mesh has " +
-                             std::to_string(mesh.node_count()) + " nodes (expected 0.." +
-                             std::to_string(mesh.node_count() - 1) + ")");
+      report(kOutOfRange, tet_source, line,
+             what + " references node " + std::to_string(v) + ", but the mesh has " +
+                 std::to_string(mesh.node_count()) + " nodes (expected 0.." +
+                 std::to_string(mesh.node_count() - 1) + ")");
     }
     if (!in_range) {
       indices_ok = false;
@@ -166,10 +180,10 @@ bool ValidateTetMesh(const TetMesh& mesh, const std::string& source, Diagnostics
       for (int j = i + 1; j < 4; ++j) {
         if (tet[i] != tet[j]) continue;
         distinct = false;
-        diagnostics->Error(tet_source, line, "",
-                           what + " uses node " + std::to_string(tet[i]) + " more than once (" +
-                               std::to_string(tet[0]) + " " + std::to_string(tet[1]) + " " +
-                               std::to_string(tet[2]) + " " + std::to_string(tet[3]) + ")");
+        report(kRepeated, tet_source, line,
+               what + " uses node " + std::to_string(tet[i]) + " more than once (" +
+                   std::to_string(tet[0]) + " " + std::to_string(tet[1]) + " " +
+                   std::to_string(tet[2]) + " " + std::to_string(tet[3]) + ")");
         break;
       }
     }
@@ -183,14 +197,27 @@ bool ValidateTetMesh(const TetMesh& mesh, const std::string& source, Diagnostics
       }
     }
     if (std::abs(6 * volume) <= kTetFlatTolerance * longest * longest * longest) {
-      diagnostics->Error(tet_source, line, "",
-                         what + " is degenerate (signed volume " + Number(volume) +
-                             ", longest edge " + Number(longest) + "; expected a volume > 0)");
+      report(kDegenerate, tet_source, line,
+             what + " is degenerate (signed volume " + Number(volume) + ", longest edge " +
+                 Number(longest) + "; expected a volume > 0)");
     } else if (volume < 0) {
-      diagnostics->Error(tet_source, line, "",
-                         what + " is inverted (signed volume " + Number(volume) +
-                             ", expected > 0: det[v1-v0, v2-v0, v3-v0] must be positive)");
+      report(kInverted, tet_source, line,
+             what + " is inverted (signed volume " + Number(volume) +
+                 ", expected > 0: det[v1-v0, v2-v0, v3-v0] must be positive)");
     }
+  }
+
+  for (int kind = 0; kind < kKindCount; ++kind) {
+    if (kind_count[kind] <= kMaxListed) continue;
+    std::string message = prefix + std::to_string(kind_count[kind] - kMaxListed) + " more " +
+                          kKindName[kind] + " not listed (" + std::to_string(kind_count[kind]) +
+                          " in all)";
+    if (kind == kInverted && kind_count[kind] == mesh.tet_count()) {
+      message +=
+          "; every tet is inverted, so the file probably uses the opposite orientation "
+          "convention";
+    }
+    diagnostics->Error(source, 0, "", message);
   }
 
   // unreferenced nodes: harmless for the physics but usually a sign of a wrong file

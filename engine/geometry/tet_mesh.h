@@ -67,6 +67,7 @@ inline constexpr Real kTetFlatTolerance = 1e-12;
 ///    an empty mesh;
 ///  - warnings: nodes used by no tet, a non-manifold boundary (a face shared by more than two
 ///    tets, or a boundary edge not shared by exactly two boundary triangles).
+/// Each kind of error is listed for the first 20 nodes or tets, then counted in one more error.
 /// `source` is the file name the diagnostics carry; `lines` (optional) gives each node's and tet's
 /// line. Returns true when no error was added. Complexity O(node_count + tet_count).
 bool ValidateTetMesh(const TetMesh& mesh, const std::string& source, Diagnostics* diagnostics,

@@ -25,6 +25,9 @@ namespace {
 // can be larger than text size / kMinRecordBytes; used to cap reservations
 constexpr std::size_t kMinRecordBytes = 8;
 
+// parse errors listed per file before they are only counted
+constexpr int kMaxParseErrors = 50;
+
 // VTK_TETRA in VTK's cell type enumeration (vtkCellType.h)
 constexpr long long kVtkTetra = 10;
 
@@ -145,9 +148,12 @@ struct ReadContext {
   Diagnostics* diagnostics = nullptr;
   TetMesh mesh;
   TetSourceLines lines;
+  int error_count = 0;
 
-  void Error(int line, const std::string& message) const {
-    diagnostics->Error(path, line, "", message);
+  // a garbage file would give one error per line: the first kMaxParseErrors are listed, the
+  // rest counted (LoadTetMesh adds the count)
+  void Error(int line, const std::string& message) {
+    if (++error_count <= kMaxParseErrors) diagnostics->Error(path, line, "", message);
   }
   void Warning(int line, const std::string& message) const {
     diagnostics->Warning(path, line, "", message);
@@ -169,7 +175,7 @@ struct ReadContext {
 
 
 // A non-negative count token, or an error naming `what`.
-bool ReadCount(const ReadContext& ctx, std::string_view token, int line, const std::string& what,
+bool ReadCount(ReadContext& ctx, std::string_view token, int line, const std::string& what,
                long long* count) {
   if (ParseInt(token, count) && *count >= 0 && *count <= INT_MAX) return true;
   ctx.Error(line, "invalid " + what + " " + Quoted(token) + " (expected a count >= 0)");
@@ -178,7 +184,7 @@ bool ReadCount(const ReadContext& ctx, std::string_view token, int line, const s
 
 
 // x y z from tokens[first..first+2]; false (with an error) when a value is not a number
-bool ReadPoint(const ReadContext& ctx, const LineCursor& cursor, std::size_t first,
+bool ReadPoint(ReadContext& ctx, const LineCursor& cursor, std::size_t first,
                const std::string& what, Vec3* p) {
   for (int k = 0; k < 3; ++k) {
     if (!ParseReal(cursor.token(first + k), &(*p)[k])) {
@@ -612,6 +618,7 @@ int ReadTetGenNodes(std::string_view text, ReadContext* ctx) {
   }
   ctx->mesh.nodes.reserve(ctx->Capped(count));
   int base = -1;
+  bool out_of_sequence = false;
   for (long long i = 0; i < count; ++i) {
     if (!cursor.Next()) {
       ctx->Error(cursor.line(), "unexpected end of file (expected " + std::to_string(count) +
@@ -635,7 +642,9 @@ int ReadTetGenNodes(std::string_view text, ReadContext* ctx) {
       }
       base = static_cast<int>(index);
     }
-    if (index != base + i) {
+    // one report: after a missing or extra line every later index is off by the same amount
+    if (index != base + i && !out_of_sequence) {
+      out_of_sequence = true;
       ctx->Error(cursor.line(), "point index " + std::to_string(index) +
                                     " is out of sequence (expected " + std::to_string(base + i) +
                                     ")");
@@ -954,6 +963,12 @@ Expected<TetMesh> LoadTetMesh(const std::string& path, Real scale) {
                       "unknown tet mesh format '" + ext +
                           "' (expected .msh (Gmsh), .node/.ele (TetGen) or .vtk (legacy VTK))");
     return diagnostics;
+  }
+  if (ctx.error_count > kMaxParseErrors) {
+    diagnostics.Error(ctx.path, 0, "",
+                      std::to_string(ctx.error_count - kMaxParseErrors) +
+                          " more error(s) not listed (" + std::to_string(ctx.error_count) +
+                          " in all)");
   }
   if (diagnostics.has_errors()) return diagnostics;
 

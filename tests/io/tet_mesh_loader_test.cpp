@@ -376,6 +376,27 @@ TEST(TetMeshGeometryTest, NonFiniteNodeAndEmptyMesh) {
 }
 
 
+TEST(TetMeshGeometryTest, ManyInvertedTetsAreListedThenCounted) {
+  // 30 disjoint unit tets, each with two nodes swapped: the opposite orientation convention
+  TetMesh mesh;
+  mesh.name = "flipped";
+  for (int k = 0; k < 30; ++k) {
+    const Vec3 o(2.0 * k, 0, 0);
+    const int n = mesh.node_count();
+    mesh.nodes.insert(mesh.nodes.end(),
+                      {o, o + Vec3(1, 0, 0), o + Vec3(0, 1, 0), o + Vec3(0, 0, 1)});
+    mesh.tets.push_back({n, n + 2, n + 1, n + 3});
+  }
+  Diagnostics diagnostics;
+  EXPECT_FALSE(ValidateTetMesh(mesh, "f.vtk", &diagnostics));
+  EXPECT_EQ(diagnostics.error_count(), 21);
+  EXPECT_EQ(diagnostics.items().back().Format(),
+            "f.vtk: error: tet mesh 'flipped': 10 more inverted tet(s) not listed (30 in all); "
+            "every tet is inverted, so the file probably uses the opposite orientation "
+            "convention");
+}
+
+
 // ---------------------------------------------------------------------------------------------
 // broken files in tests/data/: the exact message at the exact line
 
@@ -477,6 +498,19 @@ TEST(TetMeshBadFileTest, GarbageIsLocated) {
   EXPECT_THAT(mesh.diagnostics().Format(),
               HasSubstr("garbage.msh:5: error: invalid node count '99999999999' (expected a count "
                         ">= 0)"));
+
+  // a 2.2 file whose 100 node lines are all garbage (and no $Elements): 50 listed, the rest
+  // counted
+  std::string text = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n100\n";
+  for (int i = 0; i < 100; ++i) text += "node x y z\n";
+  text += "$EndNodes\n";
+  std::ofstream(path) << text;
+  Expected<TetMesh> flood = LoadTetMesh(path);
+  ASSERT_FALSE(flood.ok());
+  EXPECT_EQ(flood.diagnostics().error_count(), 51);
+  EXPECT_EQ(flood.diagnostics().items()[0].Format(), path + ":6: error: invalid node tag 'node'");
+  EXPECT_EQ(flood.diagnostics().items().back().Format(),
+            path + ": error: 51 more error(s) not listed (101 in all)");
 }
 
 }  // namespace
