@@ -252,6 +252,33 @@ TEST(TetMeshFormatsTest, ScaleMultipliesNodes) {
 }
 
 
+TEST(TetMeshFormatsTest, GmshEntityBlocksSparseTagsAndOtherElements) {
+  // two node blocks with tags 3, 100, 7 | 500, 42; $PhysicalNames and $Entities skipped; a
+  // triangle block and a point block ignored; tets refer to tags, nodes keep the file order
+  Expected<TetMesh> mesh = LoadTetMesh(kData + "tet_blocks.msh");
+  ASSERT_TRUE(mesh.ok()) << mesh.diagnostics().Format();
+  EXPECT_TRUE(mesh.diagnostics().empty()) << mesh.diagnostics().Format();
+  EXPECT_EQ(mesh->name, "tet_blocks");
+  ASSERT_EQ(mesh->node_count(), 5);
+  EXPECT_EQ(mesh->nodes[3], Vec3(0, 0, 1));
+  EXPECT_EQ(mesh->tets, (std::vector<std::array<int, 4>>{{0, 1, 2, 3}, {1, 2, 3, 4}}));
+}
+
+
+TEST(TetMeshFormatsTest, VtkKeepsOnlyTetCells) {
+  const std::filesystem::path dir = std::filesystem::path(SIM_BINARY_DIR) / "tests";
+  const std::string path = (dir / "tet_mixed_cells.vtk").string();
+  // a triangle (type 5) and a tet (type 10); points wrap lines; POINT_DATA is not read
+  std::ofstream(path) << "# vtk DataFile Version 3.0\n\nASCII\nDATASET UNSTRUCTURED_GRID\n"
+                         "POINTS 4 float\n0 0 0 1 0\n0 0 1 0 0 0 1\nCELLS 2 9\n3 0 1 2\n"
+                         "4 0 1 2 3\nCELL_TYPES 2\n5 10\nPOINT_DATA 4\nSCALARS t float\n";
+  Expected<TetMesh> mesh = LoadTetMesh(path);
+  ASSERT_TRUE(mesh.ok()) << mesh.diagnostics().Format();
+  EXPECT_EQ(mesh->node_count(), 4);
+  EXPECT_EQ(mesh->tets, (std::vector<std::array<int, 4>>{{0, 1, 2, 3}}));
+}
+
+
 // every prefix of a real file is either a valid mesh or located errors, never a crash
 TEST(TetMeshFormatsTest, TruncatedFilesNeverCrash) {
   REQUIRE_TET_DATA();
