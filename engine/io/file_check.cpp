@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <assimp/postprocess.h>
@@ -14,6 +15,7 @@
 #include <assimp/Importer.hpp>
 
 #include "engine/io/scene_file.h"
+#include "engine/io/tet_mesh_loader.h"
 #include "engine/io/urdf_loader.h"
 
 namespace sim::io {
@@ -40,6 +42,40 @@ Diagnostics CheckUrdf(const std::string& path, CheckSummary* summary) {
                      " kg, meshes resolved " + std::to_string(robot->mesh_resolved) + "/" +
                      std::to_string(robot->mesh_count);
   return robot.diagnostics();
+}
+
+
+// tet mesh through the located loader: counts, boundary, volumes and bounding box
+Diagnostics CheckTetMesh(const std::string& path, CheckSummary* summary) {
+  Expected<TetMesh> mesh = LoadTetMesh(path);
+  if (!mesh.ok()) return mesh.diagnostics();
+  const TetSurface surface = ExtractBoundary(mesh.value());
+  Real total = 0;
+  Real min_volume = std::numeric_limits<Real>::infinity();
+  Real max_volume = 0;
+  for (int t = 0; t < mesh->tet_count(); ++t) {
+    const Real volume = TetSignedVolume(mesh.value(), t);
+    total += volume;
+    min_volume = std::min(min_volume, volume);
+    max_volume = std::max(max_volume, volume);
+  }
+  Vec3 lo = Vec3::Constant(std::numeric_limits<Real>::infinity());
+  Vec3 hi = -lo;
+  for (const Vec3& p : mesh->nodes) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  char text[256];
+  std::snprintf(text, sizeof(text),
+                ", total volume %.6g, tet volume min %.4g max %.4g, bounding box "
+                "[%.4g, %.4g] x [%.4g, %.4g] x [%.4g, %.4g]",
+                total, min_volume, max_volume, lo.x() + 0.0, hi.x() + 0.0, lo.y() + 0.0,
+                hi.y() + 0.0, lo.z() + 0.0, hi.z() + 0.0);  // + 0.0 prints -0 as 0
+  summary->kind = "tet mesh";
+  summary->details = "'" + mesh->name + "', " + std::to_string(mesh->node_count()) + " nodes, " +
+                     std::to_string(mesh->tet_count()) + " tets, " +
+                     std::to_string(surface.triangle_count()) + " boundary triangles" + text;
+  return mesh.diagnostics();
 }
 
 
@@ -96,16 +132,14 @@ Diagnostics CheckFile(const std::string& path, CheckSummary* summary) {
   }
   if (ext == ".urdf") return CheckUrdf(path, summary);
   if (ext == ".node" || ext == ".ele" || ext == ".msh" || ext == ".vtk") {
-    diagnostics.Error(path, 0, "",
-                      "tetrahedral meshes cannot be checked yet (the tet mesh loader "
-                      "comes with deformable bodies)");
-    return diagnostics;
+    return CheckTetMesh(path, summary);
   }
   if (Assimp::Importer().IsExtensionSupported(ext)) return CheckMesh(path, summary);
   diagnostics.Error(path, 0, "",
                     "unknown file kind '" + ext +
                         "' (expected a .json scene, a .urdf "
-                        "robot or a mesh such as .obj, .stl, .dae)");
+                        "robot, a tet mesh (.msh, .node, .ele, .vtk) or a mesh such as .obj, "
+                        ".stl, .dae)");
   return diagnostics;
 }
 

@@ -87,6 +87,26 @@ TEST(CliCheckTest, RealMeshReads) {
 }
 
 
+TEST(CliCheckTest, TetMeshSummary) {
+  const std::string mesh = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/sphere1K.msh";
+  const CommandResult r = RunContactSim("check " + mesh);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("sphere1K.msh: ok: tet mesh 'sphere1K', 1760 nodes, 6851 tets, "
+                                  "2474 boundary triangles, total volume 0.518477"));
+  EXPECT_THAT(r.output, HasSubstr("bounding box [-0.4988, 0.4996] x [-0.4993, 0.4977] x [-0.499, "
+                                  "0.4981]"));
+}
+
+
+TEST(CliCheckTest, BrokenTetMeshExitsOne) {
+  const CommandResult r = RunContactSim("check " + kData + "tet_inverted.node");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("tet_inverted.ele:4: error: tet mesh 'tet_inverted': tet 1 is "
+                                  "inverted (signed volume -0.333333"));
+  EXPECT_THAT(r.output, HasSubstr("1 error(s)"));
+}
+
+
 TEST(CliScenesTest, ListsTheDefaultScene) {
   const CommandResult r = RunContactSim("scenes");
   EXPECT_EQ(r.exit_code, 0) << r.output;
