@@ -18,7 +18,7 @@
 //
 // Deliberate deviations (each is documented at its code):
 //  - PGD step: the thesis keeps α fixed "in barycentric coordinates" but d scales with the element
-//    size L, so the step used is α/L (digest §2.3 note, §13 default α = 0.25). On top of it, a
+//    size L, so the step used is α/L (digest §2.3 note), with α = 1 by default. On top of it, a
 //    step that does not decrease φ is rejected and α halved (`pgd_backtrack`, on by default):
 //    with a fixed step, PGD oscillates around non-smooth minima (cone apex, box edge, Fig. 38)
 //    with an amplitude of α·L. The rejection costs no extra evaluation: the sample at the trial
@@ -58,8 +58,11 @@ struct SdfOptimizerSettings {
   int max_iterations = 32;  ///< per element; Table 4 times every method at 32 iterations
   /// PGD step α [-] in barycentric units; the applied step is α/L (L = longest edge [m]) so that
   /// one step moves the iterate by ≈ α·(tangential |∇φ|) in barycentric coordinates whatever the
-  /// element size. 0.25 from the digest §13 (0.1–0.25 suggested in §2.3).
-  Real pgd_step = 0.25;
+  /// element size. 1.0 because steps are backtracked (halved on no decrease), so a long first
+  /// step is safe: measured on the unit tests' sphere problems after 32 iterations, α = 0.25 (the
+  /// digest's fixed-step suggestion) leaves 5e-6 m of error, 0.5 leaves 5e-11 m, 1.0 converges to
+  /// 1e-15 m in ≤ 20 iterations, 2.0 overshoots back to 8e-6 m. Use 0.1–0.25 without backtracking.
+  Real pgd_step = 1.0;
   /// Reject a PGD step that does not decrease φ and halve α (see the file comment).
   bool pgd_backtrack = true;
   /// Stationarity tolerance [-]: PGD stops when ‖c − P(c − αd/L)‖/α < tolerance (projected
