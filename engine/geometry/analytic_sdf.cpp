@@ -57,10 +57,11 @@ Vec2 ClosestOnSegment(const Vec2& p, const Vec2& a, const Vec2& b) {
 
 
 // capped cone in the meridian plane: triangle apex (0,0), rim (R,−h), base centre (0,−h)
-SdfSample ConeDistance(const Vec3& x, Real half_angle, Real height) {
+// (sin θ, cos θ are cached in the node's params so the hot path has no trigonometry)
+SdfSample ConeDistance(const Vec3& x, Real height, Real sin_angle, Real cos_angle) {
   Real rho = 0;
   const Vec3 radial = RadialUnit(x, &rho);
-  const Real tan_angle = std::tan(half_angle);
+  const Real tan_angle = sin_angle / cos_angle;
   const Vec2 p(rho, x.z());
   const Vec2 apex(0, 0), rim(height * tan_angle, -height), base_centre(0, -height);
   // closest point on the slanted side and on the base disk (the axis is not surface)
@@ -77,7 +78,7 @@ SdfSample ConeDistance(const Vec3& x, Real half_angle, Real height) {
     g2 = (inside ? (closest - p) : (p - closest)) / d;
   } else {
     // on the surface: the outward normal of the closest side
-    g2 = side_closer ? Vec2(std::cos(half_angle), std::sin(half_angle)) : Vec2(0, -1);
+    g2 = side_closer ? Vec2(cos_angle, sin_angle) : Vec2(0, -1);
   }
   return {inside ? -d : d, g2.x() * radial + g2.y() * Vec3::UnitZ()};
 }
@@ -156,7 +157,7 @@ SdfSample SamplePrimitive(const SdfNode& node, const Vec3& x) {
       return dr > dz ? SdfSample{dr, radial} : SdfSample{dz, axial};
     }
     case SdfNodeType::kCone:
-      return ConeDistance(x, k[0], k[1]);
+      return ConeDistance(x, k[1], k[2], k[3]);
     case SdfNodeType::kTorus: {
       Real rho = 0;
       const Vec3 radial = RadialUnit(x, &rho);
@@ -214,7 +215,8 @@ int AnalyticSdf::AddCylinder(Real radius, Real half_height, const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kCylinder, {radius, half_height, 0, 0}, X_FN);
 }
 int AnalyticSdf::AddCone(Real half_angle, Real height, const Pose& X_FN) {
-  return AddPrimitive(SdfNodeType::kCone, {half_angle, height, 0, 0}, X_FN);
+  return AddPrimitive(SdfNodeType::kCone,
+                      {half_angle, height, std::sin(half_angle), std::cos(half_angle)}, X_FN);
 }
 int AnalyticSdf::AddTorus(Real major_radius, Real minor_radius, const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kTorus, {major_radius, minor_radius, 0, 0}, X_FN);

@@ -56,7 +56,7 @@ struct SdfNode {
   int child_b = -1;  ///< combinations: second operand (node index < this node's index)
   /// Primitive sizes [m] (cone: params[0] = half-angle [rad]); smooth union: params[0] = k [m].
   /// sphere {r}, box {hx, hy, hz}, rounded box {hx, hy, hz, ρ}, capsule {r, l}, cylinder {r, l},
-  /// cone {θ, height}, torus {R, r}.
+  /// cone {θ, height, sin θ, cos θ} (the last two cached by AddCone), torus {R, r}.
   std::array<Real, 4> params = {0, 0, 0, 0};
   Mat3 rotation = Mat3::Identity();  ///< R_FN: node axes in the field frame (primitives)
   Vec3 translation = Vec3::Zero();   ///< p_FN: node origin in the field frame [m] (primitives)
