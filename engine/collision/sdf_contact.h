@@ -397,6 +397,9 @@ class EmbeddedField {
   bool ok() const { return status_ == EmbeddingStatus::kOk; }
   /// G = Dm Ds⁻¹ = F⁻¹ (identity when not ok()).
   const Mat3& inverse_deformation_gradient() const { return g_; }
+  /// ‖G‖_F ≥ ‖∇φ_d‖: φ_d is in material units, so a world bounding radius r must be scaled to
+  /// r·lipschitz_bound() for the §2.5 culling test to stay conservative under compression.
+  Real lipschitz_bound() const { return g_.norm(); }
 
   /// x_m = g(x_s), eq. (150).
   Vec3 ToMaterial(const Vec3& x_s) const { return g_ * (x_s - v0_s_) + v0_m_; }

@@ -202,35 +202,57 @@ int AnalyticSdf::AddCombination(SdfNodeType type, int a, int b, Real k) {
 int AnalyticSdf::AddSphere(Real radius, const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kSphere, {radius, 0, 0, 0}, X_FN);
 }
+
+
 int AnalyticSdf::AddBox(const Vec3& h, const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kBox, {h.x(), h.y(), h.z(), 0}, X_FN);
 }
+
+
 int AnalyticSdf::AddRoundedBox(const Vec3& h, Real radius, const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kRoundedBox, {h.x(), h.y(), h.z(), radius}, X_FN);
 }
+
+
 int AnalyticSdf::AddCapsule(Real radius, Real half_length, const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kCapsule, {radius, half_length, 0, 0}, X_FN);
 }
+
+
 int AnalyticSdf::AddCylinder(Real radius, Real half_height, const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kCylinder, {radius, half_height, 0, 0}, X_FN);
 }
+
+
 int AnalyticSdf::AddCone(Real half_angle, Real height, const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kCone,
                       {half_angle, height, std::sin(half_angle), std::cos(half_angle)}, X_FN);
 }
+
+
 int AnalyticSdf::AddTorus(Real major_radius, Real minor_radius, const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kTorus, {major_radius, minor_radius, 0, 0}, X_FN);
 }
+
+
 int AnalyticSdf::AddHalfSpace(const Pose& X_FN) {
   return AddPrimitive(SdfNodeType::kHalfSpace, {0, 0, 0, 0}, X_FN);
 }
+
+
 int AnalyticSdf::Union(int a, int b) { return AddCombination(SdfNodeType::kUnion, a, b, 0); }
+
+
 int AnalyticSdf::Intersection(int a, int b) {
   return AddCombination(SdfNodeType::kIntersection, a, b, 0);
 }
+
+
 int AnalyticSdf::Difference(int a, int b) {
   return AddCombination(SdfNodeType::kDifference, a, b, 0);
 }
+
+
 int AnalyticSdf::SmoothUnion(int a, int b, Real k) {
   return AddCombination(SdfNodeType::kSmoothUnion, a, b, k);
 }
