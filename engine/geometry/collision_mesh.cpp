@@ -30,4 +30,36 @@ MassProperties SolidMassProperties(const TriangleMesh& mesh) {
   return mass;
 }
 
+
+std::shared_ptr<const CollisionMesh> BuildCollisionMesh(TriangleMesh surface,
+                                                        const CollisionMeshOptions& options,
+                                                        const std::string& source,
+                                                        Diagnostics* diagnostics) {
+  (void)options;
+  const std::string what = "mesh '" + surface.name + "'";
+  if (surface.triangle_count() == 0) {
+    diagnostics->Error(source, 0, "", what + " has no triangles");
+    return nullptr;
+  }
+  for (const auto& t : surface.triangles) {
+    for (int v : t) {
+      if (v < 0 || v >= surface.vertex_count()) {
+        diagnostics->Error(
+            source, 0, "",
+            what + " has a triangle with vertex index " + std::to_string(v) + " out of range");
+        return nullptr;
+      }
+    }
+  }
+  auto mesh = std::make_shared<CollisionMesh>();
+  mesh->lower = mesh->upper = surface.vertices.front();
+  for (const Vec3& v : surface.vertices) {
+    mesh->lower = mesh->lower.cwiseMin(v);
+    mesh->upper = mesh->upper.cwiseMax(v);
+  }
+  mesh->mass = SolidMassProperties(surface);
+  mesh->surface = std::move(surface);
+  return mesh;
+}
+
 }  // namespace sim

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
+#include "engine/core/diagnostics.h"
 #include "engine/core/math.h"
 #include "engine/geometry/triangle_mesh.h"
 
@@ -27,5 +29,18 @@ struct CollisionMesh {
   bool closed = false;  ///< watertight and consistently oriented (has an inside)
   Vec3 lower = Vec3::Zero(), upper = Vec3::Zero();  ///< bounds of the vertices [m]
 };
+
+struct CollisionMeshOptions {
+  int sdf_resolution = 64;  ///< grid cells along the longest axis of the SDF (closed meshes)
+  bool build_sdf = true;    ///< false: the mesh only collides through its own features
+};
+
+/// Validates `surface` (errors name `source` and the mesh) and prepares it for collision. Returns
+/// null after reporting an error; degenerate triangles and an open surface are warnings (an
+/// open mesh gets no SDF and no mass).
+std::shared_ptr<const CollisionMesh> BuildCollisionMesh(TriangleMesh surface,
+                                                        const CollisionMeshOptions& options,
+                                                        const std::string& source,
+                                                        Diagnostics* diagnostics);
 
 }  // namespace sim

@@ -216,15 +216,11 @@ bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue&
     geometry->half_length = 0.5 * length;
     return ok;
   }
-  if (type == "mesh" || type == "tetmesh") {
-    reader.Error(type_value, what + " has type '" + type +
-                                 "', which this version cannot load yet (supported: plane, box, "
-                                 "sphere, capsule, cylinder, particle, urdf)");
-    return false;
-  }
-  reader.Error(type_value,
-               what + " has unknown type '" + type +
-                   "' (expected plane, box, sphere, capsule, cylinder, particle or urdf)");
+  if (type == "mesh" || type == "sdf")
+    return ReadFileGeometry(reader, object, type, geometry, what);
+  reader.Error(type_value, what + " has unknown type '" + type +
+                               "' (expected plane, box, sphere, capsule, cylinder, particle, "
+                               "mesh, sdf, tetmesh or urdf)");
   return false;
 }
 
@@ -296,6 +292,10 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
     ReadUrdfObject(reader, object, name, names, model, state);
     return;
   }
+  if (type_value->string() == "tetmesh") {
+    ReadTetMeshObject(reader, object, name, materials, names, model, state);
+    return;
+  }
   const bool is_plane = type_value->string() == "plane";
   const bool is_particle = type_value->string() == "particle";
   if (is_plane) {
@@ -304,6 +304,12 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
     reader.CheckKeys(object,
                      {"name", "type", "material", "color", "radius", "mass", "density", "position",
                       "velocity", "fixed"},
+                     what);
+  } else if (type_value->string() == "mesh" || type_value->string() == "sdf") {
+    reader.CheckKeys(object,
+                     {"name", "type", "material", "color", "file", "scale", "collision",
+                      "sdf_resolution", "shape", "position", "quaternion_wxyz", "rpy_deg", "fixed",
+                      "mass", "density", "velocity", "angular_velocity"},
                      what);
   } else {
     reader.CheckKeys(
@@ -385,6 +391,19 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
       }
     }
   }
+  // an analytic field has no closed-form mass properties: it is a fixed obstacle
+  if (ok && geometry.type == ShapeType::kSdf && !fixed) {
+    reader.Error(*type_value, what +
+                                  " of type 'sdf' must be \"fixed\": true (an analytic field "
+                                  "has no mass properties)");
+    ok = false;
+  }
+  if (ok && !fixed && !(mass > 0)) {
+    reader.Error(*type_value, what +
+                                  " has no volume to take a mass from (an open mesh?); give "
+                                  "'mass' or make it fixed");
+    ok = false;
+  }
   if (!ok) return;
 
   // particles are point masses with a contact radius and no shape
@@ -415,7 +434,10 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   const int body = model->body_count();
   if (ref != nullptr) *ref = {ObjectRef::Kind::kBody, body};
   model->shape_body.push_back(body);
-  model->shape_X_BS.push_back(Pose{});
+  // the body frame sits at the centre of mass (a mesh's centroid need not be its origin)
+  const Vec3 centroid = ShapeCentroid(geometry);
+  model->shape_X_BS.push_back(Pose{-centroid, Quat::Identity()});
+  X_W = X_W * Pose{centroid, Quat::Identity()};
   model->body_name.push_back(name);
   model->body_mass.push_back(mass);
   model->body_inertia.push_back(ShapeUnitInertia(model->shape_geometry[shape], mass));

@@ -131,6 +131,16 @@ bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,
 void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::string& name,
                     ObjectNames* names, Model* model, State* state);
 
+/// Geometry of an object of type "mesh" (a surface file as a hull or an SDF-backed mesh) or
+/// "sdf" (an analytic field), scene_shapes.cpp. Returns false after reporting.
+bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::string& type,
+                      ShapeGeometry* geometry, const std::string& what);
+
+/// Object of type "tetmesh": a deformable solid whose nodes become particles (scene_shapes.cpp).
+void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::string& name,
+                       const std::map<std::string, int>& materials, ObjectNames* names,
+                       Model* model, State* state);
+
 /// Reads the optional top-level `joints` array into the model's joint_* arrays. Needs the objects
 /// already read: `objects` maps names to bodies, `state` holds their initial poses.
 void ReadJoints(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,

@@ -119,6 +119,26 @@ struct JointDrive {
   bool enabled() const { return stiffness > 0 || damping > 0; }
 };
 
+struct SoftBodyCollision;
+
+/// A deformable solid: particles (its nodes, a contiguous range of the model's particles) joined
+/// by tetrahedra. Its boundary triangles collide with shapes and with other soft bodies; the
+/// elasticity of the tets belongs to the FEM solver.
+struct SoftBody {
+  std::string name;
+  int first_particle = 0;  ///< the body's nodes are particles [first, first + count)
+  int particle_count = 0;
+  std::vector<std::array<int, 4>> tets;     ///< global particle ids, positively oriented
+  std::vector<Vec3> rest_positions;         ///< node positions at rest (material space) [m]
+  std::vector<std::array<int, 3>> surface;  ///< boundary triangles, global particle ids, CCW out
+  std::vector<int> surface_tet;             ///< the tet of each boundary triangle
+  /// surface topology (representative triangles) and the material-space SDF of the rest shape
+  std::shared_ptr<const SoftBodyCollision> collision;
+  int material = 0;
+  Real youngs_modulus = 1e5;  ///< Y [Pa]
+  Real poisson_ratio = 0.3;   ///< ν [-]
+};
+
 /// Default viewpoint of a scene: an orbit camera around `target`.
 struct CameraSetup {
   Vec3 target = Vec3(0, 0, 0.5);  ///< orbit centre [m]
@@ -173,6 +193,9 @@ struct Model {
   std::vector<Real> joint_upper;             ///< [rad] or [m]
   std::vector<Real> joint_compliance;        ///< compliance E of the locked rows [m/N]; 0 = rigid
   std::vector<JointDrive> joint_drive;
+
+  // deformable solids over particles
+  std::vector<SoftBody> soft_bodies;
 
   int body_count() const { return static_cast<int>(body_name.size()); }
   int shape_count() const { return static_cast<int>(shape_geometry.size()); }

@@ -1,0 +1,339 @@
+#include "engine/collision/collision_fields.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "engine/collision/sdf_contact.h"
+#include "engine/geometry/analytic_sdf.h"
+#include "engine/geometry/collision_mesh.h"
+#include "engine/geometry/convex_hull.h"
+
+namespace sim::collision_internal {
+namespace {
+
+// the field of a primitive, in its shape frame (the conventions of analytic_sdf.h match the
+// model's: capsules and cylinders along z, a plane's solid below its z = 0)
+struct PrimitiveField {
+  SdfNode node;
+  SdfSample Sample(const Vec3& x) const { return SamplePrimitive(node, x); }
+};
+
+// a convex hull's field: the largest signed face-plane distance max_f (n_fᵀx − o_f). Exact inside
+// and in front of a face; near an edge or a vertex outside it underestimates the distance, which
+// only makes a speculative contact appear a little early (the NCP keeps λ = 0 while it is open)
+struct HullField {
+  const ConvexHull* hull;
+  SdfSample Sample(const Vec3& x) const {
+    SdfSample best{-std::numeric_limits<Real>::infinity(), Vec3::UnitZ()};
+    for (const ConvexHull::Face& face : hull->faces) {
+      const Real d = face.normal.dot(x) - face.offset;
+      if (d > best.distance) best = {d, face.normal};
+    }
+    return best;
+  }
+};
+
+// calls visit(field) with the field of `g` in its shape frame; false when it has none
+template <class Visit>
+bool WithField(const ShapeGeometry& g, Visit&& visit) {
+  PrimitiveField primitive;
+  switch (g.type) {
+    case ShapeType::kSphere:
+      primitive.node.type = SdfNodeType::kSphere;
+      primitive.node.params = {g.radius, 0, 0, 0};
+      break;
+    case ShapeType::kBox:
+      primitive.node.type = SdfNodeType::kBox;
+      primitive.node.params = {g.half_extents.x(), g.half_extents.y(), g.half_extents.z(), 0};
+      break;
+    case ShapeType::kCapsule:
+      primitive.node.type = SdfNodeType::kCapsule;
+      primitive.node.params = {g.radius, g.half_length, 0, 0};
+      break;
+    case ShapeType::kCylinder:
+      primitive.node.type = SdfNodeType::kCylinder;
+      primitive.node.params = {g.radius, g.half_length, 0, 0};
+      break;
+    case ShapeType::kPlane:
+      primitive.node.type = SdfNodeType::kHalfSpace;
+      break;
+    case ShapeType::kConvexHull:
+      if (!g.hull) return false;
+      visit(HullField{g.hull.get()});
+      return true;
+    case ShapeType::kMesh:
+      if (!g.mesh || !g.mesh->sdf) return false;
+      visit(*g.mesh->sdf);
+      return true;
+    case ShapeType::kSdf:
+      if (!g.sdf) return false;
+      visit(*g.sdf);
+      return true;
+    case ShapeType::kNone:
+      return false;
+  }
+  visit(primitive);
+  return true;
+}
+
+// vertices and edges of a polyhedral shape in its frame (boxes, hulls, cylinders as 16-gons)
+struct PolyFeatures {
+  std::vector<Vec3> vertices;
+  std::vector<std::array<int, 2>> edges;
+};
+
+constexpr int kCylinderSegments = 16;  // rim polygon of a cylinder against a field
+
+bool CollectPolyFeatures(const ShapeGeometry& g, PolyFeatures* out) {
+  out->vertices.clear();
+  out->edges.clear();
+  if (g.type == ShapeType::kBox) {
+    for (int i = 0; i < 8; ++i) {
+      out->vertices.emplace_back((i & 1 ? 1 : -1) * g.half_extents.x(),
+                                 (i & 2 ? 1 : -1) * g.half_extents.y(),
+                                 (i & 4 ? 1 : -1) * g.half_extents.z());
+    }
+    // edges join corners differing in one bit
+    for (int i = 0; i < 8; ++i) {
+      for (int bit : {1, 2, 4}) {
+        if (!(i & bit)) out->edges.push_back({i, i | bit});
+      }
+    }
+    return true;
+  }
+  if (g.type == ShapeType::kCylinder) {
+    const int n = kCylinderSegments;
+    for (int cap = 0; cap < 2; ++cap) {
+      for (int k = 0; k < n; ++k) {
+        const Real angle = 2 * std::numbers::pi * k / n;
+        out->vertices.emplace_back(g.radius * std::cos(angle), g.radius * std::sin(angle),
+                                   (cap ? 1 : -1) * g.half_length);
+      }
+    }
+    for (int k = 0; k < n; ++k) {
+      out->edges.push_back({k, (k + 1) % n});
+      out->edges.push_back({n + k, n + (k + 1) % n});
+      out->edges.push_back({k, n + k});
+    }
+    return true;
+  }
+  if (g.type == ShapeType::kConvexHull && g.hull) {
+    out->vertices = g.hull->vertices;
+    out->edges = g.hull->edges;
+    return true;
+  }
+  return false;
+}
+
+// placed frames as poses (the kernels take poses)
+Pose PoseOf(const PlacedShape& s) { return {s.center, Quat(s.rotation).normalized()}; }
+
+std::uint32_t FeatureId(int direction, int kind, int index) {
+  // 1 bit direction, 2 bits kind, 21 bits element (ContactKey keeps 24 bits of feature)
+  return (std::uint32_t(direction) << 23) | (std::uint32_t(kind) << 21) |
+         (std::uint32_t(index) & 0x1FFFFF);
+}
+
+// contact from a minimized point x (B's frame) with its sample, radius of A's feature
+template <class Field>
+bool MakeContact(const Field& field, const Vec3& x_B, const SdfSample& sample, Real radius,
+                 Real margin, const Pose& X_WB, FieldContact* c) {
+  SdfContactPoint point;
+  if (!MakeSdfContact(field, x_B, sample, margin + radius, &point)) return false;
+  c->normal = X_WB.q * point.normal;
+  c->point_a = X_WB * x_B;
+  c->point_b = X_WB * point.surface_point;
+  c->radius_a = radius;
+  c->gap = point.distance - radius;
+  return true;
+}
+
+template <class Field>
+void RoundAgainstField(const PlacedShape& a, const Field& field, const Pose& X_WB, Real margin,
+                       int direction, std::vector<FieldContact>* out) {
+  const ShapeGeometry& g = *a.geometry;
+  const Pose X_BA = X_WB.Inverse() * PoseOf(a);
+  FieldContact c;
+  if (g.type == ShapeType::kSphere) {
+    const Vec3 x = X_BA.p;
+    if (!MakeContact(field, x, field.Sample(x), g.radius, margin, X_WB, &c)) return;
+    c.feature = FeatureId(direction, 0, 0);
+    out->push_back(c);
+    return;
+  }
+  // capsule: golden-section search along the axis segment (§2.7)
+  const Vec3 p = X_BA * Vec3(0, 0, g.half_length);
+  const Vec3 q = X_BA * Vec3(0, 0, -g.half_length);
+  const EdgeResult r = MinimizeEdgeGoldenSection(p, q, field);
+  if (!MakeContact(field, r.point, {r.distance, r.gradient}, g.radius, margin, X_WB, &c)) return;
+  c.feature = FeatureId(direction, 1, 0);
+  out->push_back(c);
+}
+
+template <class Field>
+void PolyAgainstField(const PlacedShape& a, const PolyFeatures& features, const Field& field,
+                      const Pose& X_WB, Real margin, int direction,
+                      std::vector<FieldContact>* out) {
+  const Pose X_BA = X_WB.Inverse() * PoseOf(a);
+  // vertices sampled (§2.9, Guendelman et al.)
+  for (int v = 0; v < static_cast<int>(features.vertices.size()); ++v) {
+    const Vec3 x = X_BA * features.vertices[v];
+    FieldContact c;
+    if (!MakeContact(field, x, field.Sample(x), 0, margin, X_WB, &c)) continue;
+    c.feature = FeatureId(direction, 0, v);
+    c.kind_a = FeatureKind::kVertex;
+    c.index_a = v;
+    out->push_back(c);
+  }
+  // edges by golden-section search; a minimum at an end is that vertex's contact already
+  constexpr Real kEndTolerance = 1e-6;
+  for (int e = 0; e < static_cast<int>(features.edges.size()); ++e) {
+    const Vec3 p = X_BA * features.vertices[features.edges[e][0]];
+    const Vec3 q = X_BA * features.vertices[features.edges[e][1]];
+    if (!PassesCull(Vec3((p + q) / 2), (p - q).norm() / 2, margin, field)) continue;
+    const EdgeResult r = MinimizeEdgeGoldenSection(p, q, field);
+    if (r.u < kEndTolerance || r.u > 1 - kEndTolerance) continue;
+    FieldContact c;
+    if (!MakeContact(field, r.point, {r.distance, r.gradient}, 0, margin, X_WB, &c)) continue;
+    c.feature = FeatureId(direction, 1, e);
+    c.kind_a = FeatureKind::kEdge;
+    c.index_a = e;
+    c.barycentric_a = Vec3(r.u, 1 - r.u, 0);
+    out->push_back(c);
+  }
+}
+
+template <class Field>
+void MeshAgainstField(const PlacedShape& a, const CollisionMesh& mesh, const Field& field,
+                      const Pose& X_WB, Real margin, int direction,
+                      std::vector<FieldContact>* out) {
+  // faces by projected gradient descent (§2.3), one contact per triangle (§2.9)
+  SdfCollideSettings settings;
+  settings.face_method = FaceMethod::kPgd;
+  settings.margin = margin;
+  thread_local std::vector<SdfMeshContact> found;
+  found.clear();
+  CollideMeshSdf(mesh.surface, PoseOf(a), field, X_WB, settings, {}, &found);
+  for (const SdfMeshContact& m : found) {
+    FieldContact c;
+    c.normal = m.normal_W;
+    c.point_a = m.point_mesh_W;
+    c.point_b = m.point_sdf_W;
+    c.gap = m.distance;
+    c.feature = FeatureId(direction, 2, m.element);
+    c.kind_a = FeatureKind::kFace;
+    c.index_a = m.element;
+    c.barycentric_a = m.barycentric;
+    if (mesh.surface.has_uvs()) {
+      const auto& t = mesh.surface.triangles[m.element];
+      c.uv_a = m.barycentric(0) * mesh.surface.uvs[t[0]] + m.barycentric(1) * mesh.surface.uvs[t[1]] +
+               m.barycentric(2) * mesh.surface.uvs[t[2]];
+      c.has_uv_a = true;
+    }
+    out->push_back(c);
+  }
+}
+
+}  // namespace
+
+
+bool HasFieldPath(ShapeType a, ShapeType b) {
+  const auto field_only = [](ShapeType t) {
+    return t == ShapeType::kMesh || t == ShapeType::kSdf;
+  };
+  return field_only(a) || field_only(b);
+}
+
+
+bool FeaturesAgainstField(const PlacedShape& a, const PlacedShape& b, Real margin, int direction,
+                          std::vector<FieldContact>* out) {
+  const ShapeGeometry& g = *a.geometry;
+  const Pose X_WB = PoseOf(b);
+  bool has_features = true;
+  const bool has_field = WithField(*b.geometry, [&](const auto& field) {
+    if (g.type == ShapeType::kSphere || g.type == ShapeType::kCapsule) {
+      RoundAgainstField(a, field, X_WB, margin, direction, out);
+    } else if (g.type == ShapeType::kMesh && g.mesh) {
+      MeshAgainstField(a, *g.mesh, field, X_WB, margin, direction, out);
+    } else {
+      thread_local PolyFeatures features;
+      if (CollectPolyFeatures(g, &features)) {
+        PolyAgainstField(a, features, field, X_WB, margin, direction, out);
+      } else {
+        has_features = false;  // planes and analytic fields have no features
+      }
+    }
+  });
+  return has_field && has_features;
+}
+
+
+int ReduceContacts(std::vector<FieldContact>* contacts, int begin, int max_per_group) {
+  auto& c = *contacts;
+  const int end = static_cast<int>(c.size());
+  if (end - begin <= max_per_group) return end;
+  // deepest first, ties by feature id (deterministic)
+  std::sort(c.begin() + begin, c.end(), [](const FieldContact& x, const FieldContact& y) {
+    return x.gap < y.gap || (x.gap == y.gap && x.feature < y.feature);
+  });
+  const Real kSameNormal = std::cos(25 * std::numbers::pi / 180);
+  thread_local std::vector<int> group, kept;
+  thread_local std::vector<unsigned char> used;
+  used.assign(end - begin, 0);
+  kept.clear();
+  for (int seed = begin; seed < end; ++seed) {
+    if (used[seed - begin]) continue;
+    // the group of the deepest unused contact: normals within ~25° of it
+    group.clear();
+    for (int i = seed; i < end; ++i) {
+      if (!used[i - begin] && c[i].normal.dot(c[seed].normal) > kSameNormal) {
+        group.push_back(i);
+        used[i - begin] = 1;
+      }
+    }
+    const Vec3 n = c[seed].normal;
+    const auto planar = [&](int i) { return Vec3(c[i].point_b - n.dot(c[i].point_b) * n); };
+    const int take = std::min<int>(max_per_group, static_cast<int>(group.size()));
+    std::vector<int> chosen = {group[0]};
+    // then greedily the point that adds the most spread: farthest from the chosen ones in the
+    // tangent plane for the second, largest triangle / quadrilateral area after that
+    while (static_cast<int>(chosen.size()) < take) {
+      int best = -1;
+      Real best_score = -1;
+      for (int i : group) {
+        if (std::find(chosen.begin(), chosen.end(), i) != chosen.end()) continue;
+        Real score = 0;
+        if (chosen.size() == 1) {
+          score = (planar(i) - planar(chosen[0])).squaredNorm();
+        } else {
+          // the smallest area the point makes with any chosen edge: large when it extends the
+          // polygon instead of sitting near one of its edges
+          score = std::numeric_limits<Real>::infinity();
+          for (std::size_t a = 0; a < chosen.size(); ++a) {
+            for (std::size_t b = a + 1; b < chosen.size(); ++b) {
+              const Vec3 area =
+                  (planar(chosen[a]) - planar(i)).cross(planar(chosen[b]) - planar(i));
+              score = std::min(score, area.squaredNorm());
+            }
+          }
+        }
+        if (score > best_score) {
+          best_score = score;
+          best = i;
+        }
+      }
+      if (best < 0) break;
+      chosen.push_back(best);
+    }
+    for (int i : chosen) kept.push_back(i);
+  }
+  // compact the kept contacts, in their sorted order
+  std::sort(kept.begin(), kept.end());
+  int out = begin;
+  for (int i : kept) c[out++] = c[i];
+  c.resize(out);
+  return out;
+}
+
+}  // namespace sim::collision_internal

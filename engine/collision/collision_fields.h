@@ -1,0 +1,50 @@
+// Contacts through signed distance fields (internal to engine/collision): the chapter-6 method of
+// seed 000 (digest pd-sdf-robotics.md §2) for every shape pair without an analytic narrow phase.
+// Each shape has a field (primitives and analytic SDFs exactly, a hull by its face planes, a closed
+// mesh by its grid) and features (a sphere's centre, a capsule's axis, a box's or hull's vertices
+// and edges, a mesh's triangles). The features of each shape are minimized over the other's field
+// (vertices sampled, edges by golden-section search, faces by projected gradient descent, §2.9:
+// "test the vertices of both meshes plus GSS over each edge"; face optimization for meshes), and
+// the redundant contacts of a pair are then reduced to a few well-spread ones per normal.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "engine/collision/narrowphase.h"
+#include "engine/state/contacts.h"
+
+namespace sim::collision_internal {
+
+/// One contact found through a field, world frame.
+struct FieldContact {
+  Vec3 normal = Vec3::UnitZ();  ///< unit, from B to A (out of B's field)
+  Vec3 point_a = Vec3::Zero();  ///< on A: a surface point, or the core of a round feature [m]
+  Vec3 point_b = Vec3::Zero();  ///< on B's surface [m]
+  Real radius_a = 0;            ///< round part of A's feature [m] (sphere, capsule)
+  Real gap = 0;                 ///< nᵀ(point_a − point_b) − radius_a [m]
+  std::uint32_t feature = 0;    ///< stable id within the shape pair
+  FeatureKind kind_a = FeatureKind::kNone;  ///< A's feature
+  int index_a = -1;                         ///< vertex, edge or triangle of A's mesh
+  Vec3 barycentric_a = Vec3::Zero();
+  Vec2 uv_a = Vec2::Zero();
+  bool has_uv_a = false;
+};
+
+/// True when contacts between these two shape types go through fields (no analytic pair).
+bool HasFieldPath(ShapeType a, ShapeType b);
+
+/// Appends the contacts of A's features against B's field whose gap is below `margin` [m].
+/// `direction` (0 or 1) is folded into the feature ids so that the two directions of a pair never
+/// share one. Returns false when B has no field (a plane-less open mesh) or A has no features.
+bool FeaturesAgainstField(const PlacedShape& a, const PlacedShape& b, Real margin, int direction,
+                          std::vector<FieldContact>* out);
+
+/// Reduces contacts[begin, end) to at most `max_per_group` per group of similar normals (within
+/// ~25°), keeping the deepest, then the point farthest from it, then the two that span the
+/// largest area (the manifold reduction of box–box, generalized): a resting mesh keeps a stable
+/// support polygon instead of one contact per triangle. Returns the new end.
+int ReduceContacts(std::vector<FieldContact>* contacts, int begin, int max_per_group);
+
+}  // namespace sim::collision_internal

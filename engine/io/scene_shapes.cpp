@@ -1,0 +1,300 @@
+// Scene objects backed by files or fields: "mesh" (a surface mesh through assimp, colliding as a
+// convex hull or as a triangle mesh with its SDF), "sdf" (an analytic field built from
+// primitives and their combinations) and "tetmesh" (a deformable solid from a Gmsh, TetGen or
+// VTK tet mesh). Relative file paths are resolved against the scene file's folder.
+#include <filesystem>
+#include <numbers>
+
+#include "engine/geometry/analytic_sdf.h"
+#include "engine/geometry/collision_mesh.h"
+#include "engine/geometry/convex_hull.h"
+#include "engine/geometry/tet_mesh.h"
+#include "engine/io/mesh_loader.h"
+#include "engine/io/scene_reader.h"
+#include "engine/io/tet_mesh_loader.h"
+
+namespace sim::io {
+namespace {
+
+// mesh and field sizes outside [0.1 mm, 10 km] are not what the solver is tuned for
+constexpr double kMinSize = 1e-4;
+constexpr double kMaxSize = 1e4;
+
+// `file` of an object, resolved against the scene's folder; "" after an error
+std::string ResolveFile(SceneReader& reader, const JsonValue& object, const std::string& what) {
+  const JsonValue* file = object.Find("file");
+  if (file == nullptr) {
+    reader.Error(object, what + " needs a 'file'");
+    return "";
+  }
+  if (!reader.ExpectType(*file, JsonValue::Type::kString, what + " 'file'")) return "";
+  std::filesystem::path path(file->string());
+  if (path.is_relative()) path = std::filesystem::path(reader.source()).parent_path() / path;
+  return path.lexically_normal().string();
+}
+
+// diagnostics of a loaded file, each followed by a note at the scene value that loaded it
+void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
+                    const std::string& what) {
+  for (const Diagnostic& d : from.items()) {
+    reader.diagnostics()->Add(d);
+    if (d.severity == Severity::kNote) continue;
+    reader.diagnostics()->Add(Diagnostic{.severity = Severity::kNote,
+                                         .source = reader.source(),
+                                         .line = at.line(),
+                                         .element_path = at.pointer(),
+                                         .message = "loaded by " + what});
+  }
+}
+
+// "scale": a number or [sx, sy, sz]
+bool ReadScale(SceneReader& reader, const JsonValue& object, Vec3* scale, const std::string& what) {
+  const JsonValue* value = object.Find("scale");
+  if (value == nullptr) return true;
+  if (value->is_number()) {
+    double s = 1;
+    if (!reader.ReadNumber(object, "scale", &s, 1e-6, 1e6, what)) return false;
+    *scale = Vec3::Constant(s);
+    return true;
+  }
+  return reader.ReadArray<3>(object, "scale", scale, what, 1e-6, 1e6);
+}
+
+// one node of an analytic field: {"primitive": "sphere", "radius": ..., "position", "rpy_deg"}
+// or {"op": "union" | "intersection" | "difference" | "smooth_union", "children": [a, b], "k"}
+int ReadSdfNode(SceneReader& reader, const JsonValue& node, AnalyticSdf* field, int depth,
+                const std::string& what) {
+  if (!reader.ExpectType(node, JsonValue::Type::kObject, what)) return -1;
+  if (depth > 64) {
+    reader.Error(node, what + " nests deeper than 64 levels");
+    return -1;
+  }
+  if (const JsonValue* op = node.Find("op")) {
+    reader.CheckKeys(node, {"op", "children", "k"}, what);
+    if (!reader.ExpectType(*op, JsonValue::Type::kString, what + " 'op'")) return -1;
+    const JsonValue* children = node.Find("children");
+    if (children == nullptr || !children->is_array() || children->items().size() != 2) {
+      reader.Error(children ? *children : node, what + " needs 'children': an array of 2 fields");
+      return -1;
+    }
+    const int a = ReadSdfNode(reader, children->items()[0], field, depth + 1, what + " child 0");
+    const int b = ReadSdfNode(reader, children->items()[1], field, depth + 1, what + " child 1");
+    if (a < 0 || b < 0) return -1;
+    const std::string& name = op->string();
+    if (name == "union") return field->Union(a, b);
+    if (name == "intersection") return field->Intersection(a, b);
+    if (name == "difference") return field->Difference(a, b);
+    if (name == "smooth_union") {
+      double k = 0.01;
+      if (!reader.ReadNumber(node, "k", &k, kMinSize, kMaxSize, what)) return -1;
+      return field->SmoothUnion(a, b, k);
+    }
+    reader.Error(*op, what + " 'op' is '" + name +
+                          "', expected one of: union, intersection, difference, smooth_union");
+    return -1;
+  }
+  const JsonValue* primitive = node.Find("primitive");
+  if (primitive == nullptr) {
+    reader.Error(node, what + " needs a 'primitive' or an 'op'");
+    return -1;
+  }
+  if (!reader.ExpectType(*primitive, JsonValue::Type::kString, what + " 'primitive'")) return -1;
+  reader.CheckKeys(node,
+                   {"primitive", "radius", "size", "length", "height", "half_angle_deg",
+                    "major_radius", "minor_radius", "position", "rpy_deg", "quaternion_wxyz"},
+                   what);
+  Pose X;
+  if (!reader.ReadArray<3>(node, "position", &X.p, what, -1e6, 1e6) ||
+      !ReadOrientation(reader, node, &X.q, what)) {
+    return -1;
+  }
+  const std::string& type = primitive->string();
+  auto number = [&](const char* key, double* out) {
+    if (node.Find(key) == nullptr) {
+      reader.Error(node, what + " of primitive '" + type + "' needs '" + key + "'");
+      return false;
+    }
+    return reader.ReadNumber(node, key, out, kMinSize, kMaxSize, what);
+  };
+  double r = 0, length = 0, height = 0, angle = 0, major = 0;
+  Vec3 size = Vec3::Zero();
+  if (type == "sphere") return number("radius", &r) ? field->AddSphere(r, X) : -1;
+  if (type == "box") {
+    if (node.Find("size") == nullptr) {
+      reader.Error(node, what + " of primitive 'box' needs 'size'");
+      return -1;
+    }
+    return reader.ReadArray<3>(node, "size", &size, what, kMinSize, kMaxSize)
+               ? field->AddBox(0.5 * size, X)
+               : -1;
+  }
+  if (type == "capsule" || type == "cylinder") {
+    if (!number("radius", &r) || !number("length", &length)) return -1;
+    return type == "capsule" ? field->AddCapsule(r, 0.5 * length, X)
+                             : field->AddCylinder(r, 0.5 * length, X);
+  }
+  if (type == "cone") {
+    if (!number("height", &height)) return -1;
+    if (node.Find("half_angle_deg") == nullptr) {
+      reader.Error(node, what + " of primitive 'cone' needs 'half_angle_deg'");
+      return -1;
+    }
+    if (!reader.ReadNumber(node, "half_angle_deg", &angle, 0, 90, what, true)) return -1;
+    return field->AddCone(angle * std::numbers::pi / 180, height, X);
+  }
+  if (type == "torus") {
+    if (!number("major_radius", &major) || !number("minor_radius", &r)) return -1;
+    return field->AddTorus(major, r, X);
+  }
+  if (type == "half_space") return field->AddHalfSpace(X);
+  reader.Error(*primitive, what + " 'primitive' is '" + type +
+                               "', expected one of: sphere, box, capsule, cylinder, cone, torus, "
+                               "half_space");
+  return -1;
+}
+
+}  // namespace
+
+
+bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::string& type,
+                      ShapeGeometry* geometry, const std::string& what) {
+  if (type == "sdf") {
+    const JsonValue* shape = object.Find("shape");
+    if (shape == nullptr) {
+      reader.Error(object, what + " of type 'sdf' needs a 'shape' (a primitive or an op)");
+      return false;
+    }
+    auto field = std::make_shared<AnalyticSdf>();
+    if (ReadSdfNode(reader, *shape, field.get(), 0, what + " 'shape'") < 0) return false;
+    const std::vector<std::string> problems = field->Validate();
+    for (const std::string& problem : problems) reader.Error(*shape, what + ": " + problem);
+    if (!problems.empty()) return false;
+    geometry->type = ShapeType::kSdf;
+    geometry->sdf = std::move(field);
+    return true;
+  }
+
+  // "mesh": a surface file, as a convex hull or a triangle mesh with its SDF
+  const std::string path = ResolveFile(reader, object, what);
+  if (path.empty()) return false;
+  Vec3 scale = Vec3::Ones();
+  std::string collision = "sdf";
+  int resolution = 64;
+  bool ok = ReadScale(reader, object, &scale, what);
+  ok &= reader.ReadString(object, "collision", &collision, what);
+  ok &= reader.ReadInt(object, "sdf_resolution", &resolution, 8, 512, what);
+  if (collision != "sdf" && collision != "hull") {
+    reader.Error(*object.Find("collision"),
+                 what + " 'collision' is '" + collision + "', expected one of: sdf, hull");
+    return false;
+  }
+  if (!ok) return false;
+  const Expected<LoadedMesh> loaded = LoadMesh(path, scale);
+  const JsonValue& file_value = *object.Find("file");
+  AppendWithNote(reader, loaded.diagnostics(), file_value, what);
+  if (!loaded.ok()) return false;
+
+  Diagnostics built;
+  if (collision == "hull") {
+    geometry->type = ShapeType::kConvexHull;
+    geometry->hull = BuildConvexHull(loaded->mesh.vertices, loaded->mesh.name, &built);
+  } else {
+    geometry->type = ShapeType::kMesh;
+    CollisionMeshOptions options;
+    options.sdf_resolution = resolution;
+    geometry->mesh = BuildCollisionMesh(loaded->mesh, options, path, &built);
+  }
+  AppendWithNote(reader, built, file_value, what);
+  return geometry->hull != nullptr || geometry->mesh != nullptr;
+}
+
+
+void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::string& name,
+                       const std::map<std::string, int>& materials, ObjectNames* names,
+                       Model* model, State* state) {
+  const std::string what = "object '" + name + "'";
+  reader.CheckKeys(
+      object,
+      {"name", "type", "file", "scale", "position", "rpy_deg", "quaternion_wxyz", "material",
+       "density", "mass", "velocity", "contact_radius", "youngs_modulus", "poisson_ratio"},
+      what);
+  const std::string path = ResolveFile(reader, object, what);
+  if (path.empty()) return;
+  double scale = 1;
+  Pose X_W;
+  Vec3 velocity = Vec3::Zero();
+  bool ok = reader.ReadNumber(object, "scale", &scale, 1e-6, 1e6, what);
+  ok &= reader.ReadArray<3>(object, "position", &X_W.p, what, -1e6, 1e6);
+  ok &= ReadOrientation(reader, object, &X_W.q, what);
+  ok &= reader.ReadArray<3>(object, "velocity", &velocity, what, -1e4, 1e4);
+  int material = 0;
+  if (const JsonValue* m = object.Find("material")) {
+    if (reader.ExpectType(*m, JsonValue::Type::kString, what + " 'material'")) {
+      const auto it = materials.find(m->string());
+      if (it == materials.end()) {
+        reader.Error(*m, what + " uses unknown material '" + m->string() + "'");
+        ok = false;
+      } else {
+        material = it->second;
+      }
+    }
+  }
+  double density = model->materials[material].density;
+  double mass = 0;
+  double radius = 0;
+  SoftBody body;
+  body.name = name;
+  body.material = material;
+  ok &= reader.ReadNumber(object, "density", &density, 1e-3, 1e6, what);
+  ok &= reader.ReadNumber(object, "mass", &mass, 1e-6, 1e9, what);
+  ok &= reader.ReadNumber(object, "contact_radius", &radius, 0, 1, what);
+  ok &= reader.ReadNumber(object, "youngs_modulus", &body.youngs_modulus, 1, 1e13, what);
+  ok &= reader.ReadNumber(object, "poisson_ratio", &body.poisson_ratio, -0.99, 0.4999, what);
+  if (object.Find("mass") != nullptr && object.Find("density") != nullptr) {
+    reader.Error(*object.Find("density"), what + " gives both 'mass' and 'density'; give one");
+    ok = false;
+  }
+  if (!ok) return;
+  Expected<TetMesh> mesh = LoadTetMesh(path, scale);
+  AppendWithNote(reader, mesh.diagnostics(), *object.Find("file"), what);
+  if (!mesh.ok()) return;
+
+  // nodes become particles with the lumped mass ρV/4 of each incident tet
+  const TetMesh& tets = mesh.value();
+  Real volume = 0;
+  std::vector<Real> node_mass(tets.node_count(), 0);
+  for (int t = 0; t < tets.tet_count(); ++t) {
+    const Real v = TetSignedVolume(tets, t);
+    volume += v;
+    for (int k : tets.tets[t]) node_mass[k] += v / 4;
+  }
+  const Real rho = object.Find("mass") != nullptr ? mass / volume : density;
+  // default contact radius: a tenth of the mean edge-length scale (V/n)^(1/3)
+  if (radius <= 0) radius = 0.1 * std::cbrt(volume / std::max(1, tets.tet_count()));
+  const int first = model->particle_count();
+  body.first_particle = first;
+  body.particle_count = tets.node_count();
+  for (int n = 0; n < tets.node_count(); ++n) {
+    model->particle_name.push_back(name + "/" + std::to_string(n));
+    // a node no tet references keeps a token mass so the solver stays well posed
+    model->particle_mass.push_back(std::max<Real>(rho * node_mass[n], 1e-9));
+    model->particle_radius.push_back(radius);
+    model->particle_material.push_back(material);
+    body.rest_positions.push_back(tets.nodes[n]);
+    state->particle_x_W.push_back(X_W * tets.nodes[n]);
+    state->particle_v_W.push_back(velocity);
+  }
+  for (const auto& t : tets.tets) {
+    body.tets.push_back({first + t[0], first + t[1], first + t[2], first + t[3]});
+  }
+  const TetSurface surface = ExtractBoundary(tets);
+  for (int i = 0; i < surface.triangle_count(); ++i) {
+    const auto& t = surface.triangles[i];
+    body.surface.push_back({first + t[0], first + t[1], first + t[2]});
+    body.surface_tet.push_back(surface.triangle_tet[i]);
+  }
+  if (names != nullptr && !name.empty()) names->at(name) = {ObjectRef::Kind::kInvalid, -1};
+  model->soft_bodies.push_back(std::move(body));
+}
+
+}  // namespace sim::io
