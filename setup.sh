@@ -33,7 +33,7 @@ PACKAGES=(
   libvulkan-dev vulkan-tools glslc mesa-vulkan-drivers
   libimgui-dev
   libeigen3-dev rapidjson-dev libcli11-dev libpng-dev
-  libassimp-dev liburdfdom-dev libtinyxml2-dev
+  libassimp-dev libqhull-dev libtbb-dev liburdfdom-dev libtinyxml2-dev
   libgtest-dev libgmock-dev
   xvfb xauth fonts-dejavu-core libxkbcommon-x11-0
 )
