@@ -1,5 +1,6 @@
 #include "engine/geometry/sdf_grid.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -7,6 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include "engine/geometry/bvh.h"
+#include "engine/geometry/closest_point.h"
 #include "engine/geometry/mesh_topology.h"
 
 namespace sim {
@@ -14,6 +16,11 @@ namespace {
 
 // relative rounding of a double stored as float (round to nearest): 2⁻²⁴
 constexpr Real kFloatRounding = 5.9604644775390625e-8;
+
+// half-width of the exactly computed band [cells]: every cell with a point within 3 − √3 ≈ 1.27
+// cells of the surface has exact corners (the proven error bound holds there), and it exceeds the
+// √3-cell neighbour step the sign argument of the sweeps needs
+constexpr Real kBandCells = 3;
 
 // smallest useful resolution: the default padding alone takes 6 cells
 constexpr int kMinResolution = 8;
@@ -74,6 +81,151 @@ std::shared_ptr<const SdfGrid> SdfGrid::FromFunction(const Vec3& lower, const Ve
   }
   grid->Finish();
   return grid;
+}
+
+
+void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, Real h,
+                           SdfGrid* grid) {
+  const Index3 dims = grid->dims_;
+  const Vec3 lower = grid->lower_;
+  const size_t node_count = grid->values_.size();
+  auto position = [&](int i, int j, int k) { return Vec3(lower + h * Vec3(i, j, k)); };
+
+  // band: nodes in a triangle's bounds grown by kBandCells h, a superset of the nodes within that
+  // distance of the surface (> √3 h, the longest neighbour step of the sweeps below)
+  std::vector<char> in_band(node_count, 0);
+  const Real band = kBandCells * h;
+  for (const auto& tri : mesh.triangles) {
+    const Vec3& a = mesh.vertices[tri[0]];
+    const Vec3& b = mesh.vertices[tri[1]];
+    const Vec3& c = mesh.vertices[tri[2]];
+    const Vec3 lo = (a.cwiseMin(b).cwiseMin(c) - lower).array() - band;
+    const Vec3 hi = (a.cwiseMax(b).cwiseMax(c) - lower).array() + band;
+    Index3 first;
+    Index3 last;
+    for (int d = 0; d < 3; ++d) {
+      first[d] = std::max(0, static_cast<int>(std::ceil(lo[d] / h)));
+      last[d] = std::min(dims[d] - 1, static_cast<int>(std::floor(hi[d] / h)));
+    }
+    for (int k = first.z(); k <= last.z(); ++k) {
+      for (int j = first.y(); j <= last.y(); ++j) {
+        for (int i = first.x(); i <= last.x(); ++i) in_band[grid->NodeIndex(i, j, k)] = 1;
+      }
+    }
+  }
+  std::vector<int> band_nodes;
+  for (size_t n = 0; n < node_count; ++n) {
+    if (in_band[n]) band_nodes.push_back(static_cast<int>(n));
+  }
+
+  // exact distance and sign in the band: BVH closest point (the previous node's triangle as the
+  // hint tightens the radius at once), sign from the pseudonormal of the closest feature
+  // (Bærentzen & Aanæs theorem 1)
+  TriangleBvh bvh;
+  bvh.Build(mesh.vertices, mesh.triangles);
+  std::vector<int> closest(node_count, -1);
+  std::vector<float>& distance = grid->values_;  // unsigned until the sign is applied
+  std::fill(distance.begin(), distance.end(), std::numeric_limits<float>::infinity());
+  std::vector<signed char> sign(node_count, 0);
+  const int sx = dims.x();
+  const int sxy = dims.x() * dims.y();
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, band_nodes.size(), 1024),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      int hint = -1;
+                      for (size_t b = range.begin(); b != range.end(); ++b) {
+                        const int n = band_nodes[b];
+                        const Vec3 x = position(n % sx, (n / sx) % dims.y(), n / sxy);
+                        const TriangleBvh::Hit hit =
+                            bvh.Closest(x, std::numeric_limits<Real>::infinity(), hint);
+                        hint = hit.triangle;
+                        closest[n] = hit.triangle;
+                        distance[n] = static_cast<float>(std::sqrt(hit.distance_squared));
+                        const Vec3 normal = FeatureNormal(topo, hit.triangle, hit.barycentric);
+                        sign[n] = (x - hit.point).dot(normal) < 0 ? -1 : 1;
+                      }
+                    });
+
+  // fast sweeping (Batty's SDFGen, after Zhao 2005): in 8 orderings, each node outside the band
+  // tries the closest triangles of its 7 upwind neighbours with exact point–triangle distances.
+  // Values are distances to actual triangles (never below φ), exact wherever the closest
+  // triangle's Voronoi region reaches the node through the grid (else a few % of a cell high). The
+  // sign is copied from the neighbour: two nodes ≤ √3 h apart on different sides of the surface
+  // would both lie within √3 h < kBandCells h of it, i.e. in the band, so a non-band node's
+  // neighbours share its sign.
+  auto triangle_distance = [&](const Vec3& x, int t) {
+    const auto& tri = mesh.triangles[t];
+    const Vec3 p = ClosestPointOnTriangle(x, mesh.vertices[tri[0]], mesh.vertices[tri[1]],
+                                          mesh.vertices[tri[2]]);
+    return (x - p).norm();
+  };
+  // two passes of 8 sweeps as in SDFGen: the second repairs paths that turn between octants
+  constexpr int kPasses = 2;
+  for (int pass = 0; pass < kPasses; ++pass) {
+    for (int octant = 0; octant < 8; ++octant) {
+      const int di = (octant & 1) ? -1 : 1;
+      const int dj = (octant & 2) ? -1 : 1;
+      const int dk = (octant & 4) ? -1 : 1;
+      const int i0 = di > 0 ? 1 : dims.x() - 2;
+      const int j0 = dj > 0 ? 1 : dims.y() - 2;
+      const int k0 = dk > 0 ? 1 : dims.z() - 2;
+      // upwind neighbour offsets in the flat array: all nonempty subsets of the three steps back
+      const int step[3] = {-di, -dj * sx, -dk * sxy};
+      int offsets[7];
+      for (int m = 1; m < 8; ++m) {
+        offsets[m - 1] =
+            ((m & 1) ? step[0] : 0) + ((m & 2) ? step[1] : 0) + ((m & 4) ? step[2] : 0);
+      }
+      for (int k = k0; k >= 0 && k < dims.z(); k += dk) {
+        for (int j = j0; j >= 0 && j < dims.y(); j += dj) {
+          for (int i = i0; i >= 0 && i < dims.x(); i += di) {
+            const int n = i + sx * j + sxy * k;
+            if (in_band[n]) continue;
+            // each distinct neighbour triangle once (neighbours mostly share a few)
+            int tried[8];
+            int tried_count = 0;
+            tried[tried_count++] = closest[n];
+            const Vec3 x = position(i, j, k);
+            for (int offset : offsets) {
+              const int t = closest[n + offset];
+              if (t < 0 || std::find(tried, tried + tried_count, t) != tried + tried_count) {
+                continue;
+              }
+              tried[tried_count++] = t;
+              const Real d = triangle_distance(x, t);
+              if (d < distance[n]) {
+                distance[n] = static_cast<float>(d);
+                closest[n] = t;
+                sign[n] = sign[n + offset];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // boundary layers the sweeps start past (index 0 or dims − 1 on some axis) take their values
+  // from an exact query when not in the band
+  tbb::parallel_for(tbb::blocked_range<int>(0, dims.z()), [&](const tbb::blocked_range<int>& r) {
+    for (int k = r.begin(); k != r.end(); ++k) {
+      for (int j = 0; j < dims.y(); ++j) {
+        for (int i = 0; i < dims.x(); ++i) {
+          const int n = i + sx * j + sxy * k;
+          if (in_band[n] || closest[n] >= 0) continue;
+          const Vec3 x = position(i, j, k);
+          const TriangleBvh::Hit hit = bvh.Closest(x, std::numeric_limits<Real>::infinity());
+          distance[n] = static_cast<float>(std::sqrt(hit.distance_squared));
+          const Vec3 normal = FeatureNormal(topo, hit.triangle, hit.barycentric);
+          sign[n] = (x - hit.point).dot(normal) < 0 ? -1 : 1;
+        }
+      }
+    }
+  });
+
+  // apply the sign
+  for (size_t n = 0; n < node_count; ++n) {
+    if (sign[n] < 0) distance[n] = -distance[n];
+  }
 }
 
 
@@ -144,29 +296,7 @@ std::shared_ptr<const SdfGrid> SdfGrid::FromMesh(const TriangleMesh& mesh,
   const Index3 dims = grid->dims_;
   grid->values_.resize(static_cast<size_t>(dims.prod()));
 
-  // exact unsigned distance by BVH, row by row: the previous node's triangle is the hint that
-  // makes the search radius tight at once
-  TriangleBvh bvh;
-  bvh.Build(mesh.vertices, mesh.triangles);
-  const Vec3 lower = grid->lower_;
-  const int rows = dims.y() * dims.z();
-  tbb::parallel_for(tbb::blocked_range<int>(0, rows), [&](const tbb::blocked_range<int>& range) {
-    for (int row = range.begin(); row != range.end(); ++row) {
-      const int j = row % dims.y();
-      const int k = row / dims.y();
-      int hint = -1;
-      for (int i = 0; i < dims.x(); ++i) {
-        const Vec3 x = lower + h * Vec3(i, j, k);
-        const TriangleBvh::Hit hit = bvh.Closest(x, std::numeric_limits<Real>::infinity(), hint);
-        hint = hit.triangle;
-        // sign from the pseudonormal of the closest feature (Bærentzen & Aanæs theorem 1)
-        const Real d = std::sqrt(hit.distance_squared);
-        const Vec3 normal = FeatureNormal(topo, hit.triangle, hit.barycentric);
-        const Real phi = (x - hit.point).dot(normal) < 0 ? -d : d;
-        grid->values_[grid->NodeIndex(i, j, k)] = static_cast<float>(phi);
-      }
-    }
-  });
+  FillFromMesh(mesh, topo, h, grid.get());
   grid->Finish();
   return grid;
 }

@@ -500,6 +500,43 @@ TEST(SdfGridTest, BoxAndTorusWithinErrorBound) {
 }
 
 
+TEST(SdfGridTest, NodeValuesAreExactNearTheSurfaceAndUpperBoundsElsewhere) {
+  // nodes within 3 cells are computed exactly (to float rounding of values ≤ 2 m: 2⁻²⁴ · 2 ≈
+  // 1.2e-7); farther nodes come from sweeping: distances to actual triangles, so never below the
+  // exact distance, and at most a few % of a cell above it (measured 4.6 %, asserted 10 %)
+  const TriangleMesh mesh = Torus(1.0, 0.35, 64, 24);
+  Diagnostics diagnostics;
+  const auto grid = SdfGrid::FromMesh(mesh, {}, &diagnostics);
+  ASSERT_NE(grid, nullptr);
+  const Real h = grid->cell_size().x();
+  TriangleBvh bvh;
+  bvh.Build(mesh.vertices, mesh.triangles);
+  Real max_far_error = 0;
+  int near_count = 0;
+  for (int k = 0; k < grid->dims().z(); ++k) {
+    for (int j = 0; j < grid->dims().y(); ++j) {
+      for (int i = 0; i < grid->dims().x(); ++i) {
+        const Vec3 x = grid->lower() + Vec3(i, j, k).cwiseProduct(grid->cell_size());
+        const Real exact =
+            std::sqrt(bvh.Closest(x, std::numeric_limits<Real>::infinity()).distance_squared);
+        const Real value = std::abs(grid->value(i, j, k));
+        if (exact <= 3 * h) {
+          ++near_count;
+          ASSERT_NEAR(value, exact, 2e-7) << "node " << i << " " << j << " " << k;
+        } else {
+          ASSERT_GE(value, exact - 2e-7) << "node " << i << " " << j << " " << k;
+          max_far_error = std::max(max_far_error, value - exact);
+        }
+      }
+    }
+  }
+  std::printf("%d exact nodes near the surface; far nodes high by at most %.3g cells\n", near_count,
+              max_far_error / h);
+  EXPECT_GT(near_count, 1000);
+  EXPECT_LT(max_far_error, 0.1 * h);
+}
+
+
 TEST(SdfGridTest, OutsideTheGridIsConservative) {
   const TriangleMesh mesh = Icosphere(2, 1.0);
   Diagnostics diagnostics;
