@@ -25,14 +25,14 @@ struct ConvexHull {
     int count = 0;
   };
 
-  std::string name;             ///< the shape's name, for diagnostics
-  std::vector<Vec3> vertices;   ///< hull vertices only (interior input points dropped) [m]
+  std::string name;            ///< the shape's name, for diagnostics
+  std::vector<Vec3> vertices;  ///< hull vertices only (interior input points dropped) [m]
   std::vector<Face> faces;
   std::vector<int> face_vertices;
-  std::vector<std::array<int, 2>> edges;  ///< unique undirected edges (vertex indices)
+  std::vector<std::array<int, 2>> edges;           ///< unique undirected edges (vertex indices)
   std::vector<std::vector<int>> vertex_neighbors;  ///< adjacent vertices (hill-climbing support)
-  Vec3 centroid = Vec3::Zero();  ///< of the solid [m]
-  Real volume = 0;               ///< [m³]
+  Vec3 centroid = Vec3::Zero();                    ///< of the solid [m]
+  Real volume = 0;                                 ///< [m³]
   Mat3 unit_inertia = Mat3::Zero();  ///< of the solid with density 1 about the centroid [m⁵]
 
   /// Index of the vertex with the largest dot product with `direction` (support mapping).

@@ -12,8 +12,8 @@
 namespace sim {
 
 struct SdfSample {
-  Real distance = 0;                 ///< φ(x) [m]; negative inside
-  Vec3 gradient = Vec3::UnitZ();     ///< ∇φ(x) [-]; unit for an exact field
+  Real distance = 0;              ///< φ(x) [m]; negative inside
+  Vec3 gradient = Vec3::UnitZ();  ///< ∇φ(x) [-]; unit for an exact field
 };
 
 }  // namespace sim
