@@ -134,7 +134,9 @@ TriangleBvh::Hit TriangleBvh::Closest(const Vec3& x, Real max_distance, int hint
     const Vec3 p = ClosestPointOnTriangle(x, vertices_[tri[0]], vertices_[tri[1]],
                                           vertices_[tri[2]], &barycentric);
     const Real d2 = (x - p).squaredNorm();
-    if (d2 < best || (hit.triangle < 0 && d2 <= best)) {
+    // ties go to the smaller triangle id, so the answer does not depend on the hint or on the
+    // traversal order (SDF results must not depend on how rows are split among threads)
+    if (d2 < best || (d2 == best && (hit.triangle < 0 || t < hit.triangle))) {
       best = d2;
       hit.triangle = t;
       hit.point = p;

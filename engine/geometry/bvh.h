@@ -42,7 +42,8 @@ class TriangleBvh {
   /// structure is kept, so queries stay correct but may get slower for large deformations. O(N).
   void Refit(const std::vector<Vec3>& vertices);
 
-  /// Closest point of the mesh to `x` [m] among points closer than `max_distance` [m].
+  /// Closest point of the mesh to `x` [m] among points not farther than `max_distance` [m];
+  /// among equidistant triangles the smallest id wins (deterministic).
   Hit Closest(const Vec3& x, Real max_distance) const;
 
   /// As `Closest`, first testing `hint_triangle` (e.g. the answer of a neighbouring query), which

@@ -238,13 +238,10 @@ void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
 std::shared_ptr<const SdfGrid> SdfGrid::FromMesh(const TriangleMesh& mesh,
                                                  const SdfGridOptions& options,
                                                  Diagnostics* diagnostics) {
-  // the mesh must be valid and closed (the sign is undefined otherwise)
+  // the mesh must be valid and closed (the sign is undefined otherwise); validation warnings,
+  // e.g. degenerate triangles, are passed on
   const std::string label = "mesh '" + mesh.name + "'";
-  Diagnostics validation;
-  if (!ValidateMesh(mesh, mesh.name, &validation)) {
-    diagnostics->Append(validation);
-    return nullptr;
-  }
+  if (!ValidateMesh(mesh, mesh.name, diagnostics)) return nullptr;
   const MeshTopology topo = BuildMeshTopology(mesh);
   if (!topo.closed) {
     diagnostics->Error(mesh.name, 0, "",

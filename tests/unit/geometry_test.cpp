@@ -11,6 +11,7 @@
 #include <set>
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include "engine/geometry/bvh.h"
 #include "engine/geometry/closest_point.h"
@@ -262,7 +263,8 @@ TEST(MeshTopologyTest, CubeIsClosedWithEulerCharacteristicTwo) {
       EXPECT_EQ(e[1], std::max(a, b));
     }
   }
-  // corner pseudonormal of a box is the normalized diagonal (three right angles, equal weights)
+  // corner pseudonormal of a box is the normalized diagonal (three right angles, equal weights);
+  // double rounding of O(1) numbers
   for (int v = 0; v < 8; ++v) {
     const Vec3 expected = mesh.vertices[v].cwiseSign().normalized();
     EXPECT_LT((topo.vertex_normals[v] - expected).norm(), 1e-12);
@@ -283,7 +285,7 @@ TEST(MeshTopologyTest, IcosphereIsClosedAndEveryFeatureOwnedOnce) {
   // pseudonormals of a sphere approximation are within a facet's angular size of the radius
   // (level-2 edges subtend ≈ 0.3 rad; cos 0.3 ≈ 0.955)
   for (int v = 0; v < mesh.vertex_count(); ++v) {
-    EXPECT_NEAR(topo.vertex_normals[v].norm(), 1, 1e-12);
+    EXPECT_NEAR(topo.vertex_normals[v].norm(), 1, 1e-12);  // normalized: rounding only
     EXPECT_GT(topo.vertex_normals[v].dot(mesh.vertices[v]), 0.95);
   }
   for (int e = 0; e < topo.edge_count(); ++e) {
@@ -537,6 +539,19 @@ TEST(SdfGridTest, NodeValuesAreExactNearTheSurfaceAndUpperBoundsElsewhere) {
 }
 
 
+TEST(SdfGridTest, ValuesDoNotDependOnTheThreadCount) {
+  // style §3.1 principle 8: bitwise identical grids on 1 thread and on all of them
+  const TriangleMesh mesh = Torus(1.0, 0.35, 64, 24);
+  Diagnostics diagnostics;
+  std::shared_ptr<const SdfGrid> serial;
+  tbb::task_arena(1).execute([&] { serial = SdfGrid::FromMesh(mesh, {}, &diagnostics); });
+  const auto parallel = SdfGrid::FromMesh(mesh, {}, &diagnostics);
+  ASSERT_NE(serial, nullptr);
+  ASSERT_NE(parallel, nullptr);
+  EXPECT_TRUE(serial->values() == parallel->values());
+}
+
+
 TEST(SdfGridTest, OutsideTheGridIsConservative) {
   const TriangleMesh mesh = Icosphere(2, 1.0);
   Diagnostics diagnostics;
@@ -554,7 +569,7 @@ TEST(SdfGridTest, OutsideTheGridIsConservative) {
     // over-estimates φ(x) ≤ φ(clamped) + |x − clamped| only by the interpolation error
     EXPECT_GE(s.distance, to_box);
     EXPECT_GE(s.distance, BruteForceDistance(mesh, x) - grid->error_bound());
-    EXPECT_NEAR(s.gradient.norm(), 1, 1e-12);
+    EXPECT_NEAR(s.gradient.norm(), 1, 1e-12);  // outside: a normalized direction
     EXPECT_GT(s.gradient.dot(x - clamped), 0);
   }
 }
@@ -634,6 +649,7 @@ TEST(ConvexHullTest, BoxCornersAndInteriorPointsGiveSixQuads) {
   EXPECT_EQ(hull->vertices.size(), 8u);
   ASSERT_EQ(hull->faces.size(), 6u);
   EXPECT_EQ(hull->edges.size(), 12u);
+  // corners are exact doubles, so plane data agree to rounding of O(1) numbers (1e-12)
   for (const auto& face : hull->faces) {
     EXPECT_EQ(face.count, 4);
     // axis-aligned outward normal, offset the half extent, loop counter-clockwise from outside
@@ -649,7 +665,8 @@ TEST(ConvexHullTest, BoxCornersAndInteriorPointsGiveSixQuads) {
     EXPECT_GT(newell.dot(face.normal), 0);
   }
   for (const auto& neighbors : hull->vertex_neighbors) EXPECT_EQ(neighbors.size(), 3u);
-  // closed forms: V = 8 hx hy hz, centroid 0, I = V/3 diag(hy² + hz², …) (box of full sides 2h)
+  // closed forms: V = 8 hx hy hz, centroid 0, I = V/3 diag(hy² + hz², …) (box of full sides 2h);
+  // sums of 12 tetrahedra of size ~0.1: rounding ~1e-16, 1e-14 leaves margin
   EXPECT_NEAR(hull->volume, 8 * half.prod(), 1e-14);
   EXPECT_LT(hull->centroid.norm(), 1e-14);
   const Real v = 8 * half.prod();
