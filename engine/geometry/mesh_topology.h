@@ -59,7 +59,8 @@ MeshTopology BuildMeshTopology(const TriangleMesh& mesh);
 
 /// Feature of a triangle a point with barycentric coordinates `barycentric` lies on: a vertex when
 /// two coordinates are ≤ `tolerance`, an edge when one is, else the face. Returns whether
-/// `triangle` is the representative (owner) of that feature; faces are always their own.
+/// `triangle` is the representative (owner) of that feature; faces are always their own, and so
+/// is the collapsed edge of a degenerate triangle.
 bool OwnsFeature(const MeshTopology& topology, int triangle, const Vec3& barycentric,
                  Real tolerance);
 

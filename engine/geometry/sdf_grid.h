@@ -55,7 +55,8 @@ class SdfGrid {
   /// 1.27 cells of the surface. The other nodes come from fast sweeping of the closest-triangle
   /// index with exact re-evaluation: distances to actual triangles (never below |φ|), exact
   /// where the closest triangle's Voronoi region reaches the node through the grid and otherwise
-  /// high by a few % of a cell (≤ 6 % measured on a torus); their sign is carried from the band.
+  /// high by a few % of a cell (4.6 % at most on the test torus); their sign is carried from the
+  /// band.
   /// Reports an error naming the mesh and returns null for an invalid, open, non-manifold or
   /// inconsistently oriented mesh. O(N³ + band · log T) for N = `options.resolution`.
   static std::shared_ptr<const SdfGrid> FromMesh(const TriangleMesh& mesh,
