@@ -252,6 +252,17 @@ std::shared_ptr<const SdfGrid> SdfGrid::FromMesh(const TriangleMesh& mesh,
                            "closed, consistently oriented surface");
     return nullptr;
   }
+  // a closed mesh wound clockwise from outside is consistent but inside out: φ would flip sign
+  Real signed_volume = 0;
+  for (const auto& t : mesh.triangles) {
+    signed_volume += mesh.vertices[t[0]].dot(mesh.vertices[t[1]].cross(mesh.vertices[t[2]])) / 6;
+  }
+  if (!(signed_volume > 0)) {
+    diagnostics->Error(mesh.name, 0, "",
+                       label + " is inside out (enclosed volume " + std::to_string(signed_volume) +
+                           " m³; expected triangles counter-clockwise seen from outside)");
+    return nullptr;
+  }
   if (options.resolution < kMinResolution) {
     diagnostics->Error(mesh.name, 0, "",
                        label + ": SDF resolution " + std::to_string(options.resolution) +

@@ -621,6 +621,15 @@ void BuildAt256(const TriangleMesh& mesh, int expected_triangles) {
 }
 
 
+TEST(SdfGridTest, InsideOutMeshIsAnErrorNamingTheMesh) {
+  TriangleMesh mesh = Icosphere(1, 1.0, "inverted_ball");
+  for (auto& t : mesh.triangles) std::swap(t[1], t[2]);  // closed and consistent, but clockwise
+  Diagnostics diagnostics;
+  EXPECT_EQ(SdfGrid::FromMesh(mesh, {}, &diagnostics), nullptr);
+  EXPECT_TRUE(Contains(diagnostics, "mesh 'inverted_ball' is inside out")) << diagnostics.Format();
+}
+
+
 TEST(SdfGridTest, LargeTorusAt256Cells) {
   BuildAt256(Torus(1.0, 0.3, 200, 50, "torus20k"), 20000);  // 200 × 50 quads
 }
