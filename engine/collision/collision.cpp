@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/collision/collision_fields.h"
 #include "engine/collision/narrowphase.h"
 #include "engine/geometry/collision_mesh.h"
 #include "engine/geometry/convex_hull.h"
@@ -292,6 +293,61 @@ void AppendContacts(const Model& model, const State& state, const Manifold& mani
   }
 }
 
+// appends contacts found through fields (feature, barycentric and UV of each side kept)
+void AppendFieldContacts(const Model& model, const State& state,
+                         const std::vector<collision_internal::FieldContact>& found, int begin,
+                         const SideSource& a, const SideSource& b, Real margin,
+                         Contacts* contacts) {
+  const auto side = [&](const SideSource& source, const collision_internal::FieldSide& f,
+                        const Vec3& point) {
+    ContactSide s = MakeSide(source, SidePoint(state, source, point), f.radius);
+    if (f.kind != FeatureKind::kNone) s.feature_kind = f.kind;
+    s.feature_index = f.index;
+    s.barycentric = f.barycentric;
+    s.uv = f.uv;
+    s.has_uv = f.has_uv;
+    return s;
+  };
+  for (int i = begin; i < static_cast<int>(found.size()); ++i) {
+    const collision_internal::FieldContact& c = found[i];
+    if (!(c.gap < margin)) continue;
+    if (contacts->count() >= contacts->capacity) {
+      contacts->overflowed = true;
+      return;
+    }
+    Contact contact;
+    contact.a = side(a, c.a, c.point_a);
+    contact.b = side(b, c.b, c.point_b);
+    contact.normal_W = c.normal;
+    contact.thickness = c.a.radius + c.b.radius;
+    contact.gap0 = c.gap;
+    contact.feature = c.feature;
+    contact.tangent_W = collision_internal::PerpendicularUnit(c.normal);
+    contact.bitangent_W = c.normal.cross(contact.tangent_W);
+    contact.friction_t = contact.friction_b = 0.5 * (a.friction + b.friction);
+    contacts->items.push_back(contact);
+  }
+  (void)model;
+}
+
+// contacts of a pair through fields, both ways (A's features in B's field and B's in A's),
+// reduced to a few per normal direction; false when neither way applies
+bool CollideByFields(const PlacedShape& a, const PlacedShape& b, Real margin,
+                     std::vector<collision_internal::FieldContact>* found) {
+  namespace np = collision_internal;
+  // at most this many contacts per group of similar normals: a supported polygon needs 4
+  constexpr int kMaxPerNormal = 4;
+  found->clear();
+  bool any = np::FeaturesAgainstField(a, b, margin, 0, found);
+  const int forward = static_cast<int>(found->size());
+  if (np::FeaturesAgainstField(b, a, margin, 1, found)) {
+    any = true;
+    for (int i = forward; i < static_cast<int>(found->size()); ++i) (*found)[i].SwapSides();
+  }
+  np::ReduceContacts(found, 0, kMaxPerNormal);
+  return any;
+}
+
 // records a type pair without a narrow phase
 void CountUnsupported(ShapeType first, ShapeType second, CollisionStats* stats) {
   const int low = std::min(static_cast<int>(first), static_cast<int>(second));
@@ -315,15 +371,24 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
     const PlacedShape placed_shape = PlaceShape(model, state, shape);
     if (!BoundsOverlap(placed_particle, placed_shape, margin)) return;
     ++stats->pairs_tested;
+    const SideSource particle_side{kWorldBody, particle, -1,
+                                   MaterialFriction(model, model.particle_material[particle])};
     Manifold manifold;
-    if (!CollideParticle(placed_particle, placed_shape, margin, &manifold)) {
+    if (CollideParticle(placed_particle, placed_shape, margin, &manifold)) {
+      AppendContacts(model, state, manifold, particle_side, ShapeSide(model, shape), margin,
+                     contacts);
+      return;
+    }
+    // meshes, hulls and fields: the particle's centre in the shape's field
+    thread_local std::vector<collision_internal::FieldContact> found;
+    found.clear();
+    if (!collision_internal::FeaturesAgainstField(placed_particle, placed_shape, margin, 0,
+                                                  &found)) {
       CountUnsupported(ShapeType::kSphere, placed_shape.geometry->type, stats);
       return;
     }
-    const SideSource particle_side{kWorldBody, particle, -1,
-                                   MaterialFriction(model, model.particle_material[particle])};
-    AppendContacts(model, state, manifold, particle_side, ShapeSide(model, shape), margin,
-                   contacts);
+    AppendFieldContacts(model, state, found, 0, particle_side, ShapeSide(model, shape), margin,
+                        contacts);
     return;
   }
   // shape pairs: same body, static pairs, plane pairs and jointed bodies never collide
@@ -349,14 +414,22 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
   const bool first_is_a = first_type > second_type || (first_type == second_type && first < second);
   const int shape_a = first_is_a ? first : second;
   const int shape_b = first_is_a ? second : first;
+  const PlacedShape& placed_a = first_is_a ? first_placed : second_placed;
+  const PlacedShape& placed_b = first_is_a ? second_placed : first_placed;
   Manifold manifold;
-  if (!Collide(first_is_a ? first_placed : second_placed, first_is_a ? second_placed : first_placed,
-               margin, &manifold)) {
+  if (Collide(placed_a, placed_b, margin, &manifold)) {
+    AppendContacts(model, state, manifold, ShapeSide(model, shape_a), ShapeSide(model, shape_b),
+                   margin, contacts);
+    return;
+  }
+  // no analytic pair: the chapter-6 contacts through the shapes' fields
+  thread_local std::vector<collision_internal::FieldContact> found;
+  if (!CollideByFields(placed_a, placed_b, margin, &found)) {
     CountUnsupported(first_type, second_type, stats);
     return;
   }
-  AppendContacts(model, state, manifold, ShapeSide(model, shape_a), ShapeSide(model, shape_b),
-                 margin, contacts);
+  AppendFieldContacts(model, state, found, 0, ShapeSide(model, shape_a), ShapeSide(model, shape_b),
+                      margin, contacts);
 }
 
 

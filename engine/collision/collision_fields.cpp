@@ -144,7 +144,7 @@ bool MakeContact(const Field& field, const Vec3& x_B, const SdfSample& sample, R
   c->normal = X_WB.q * point.normal;
   c->point_a = X_WB * x_B;
   c->point_b = X_WB * point.surface_point;
-  c->radius_a = radius;
+  c->a.radius = radius;
   c->gap = point.distance - radius;
   return true;
 }
@@ -182,8 +182,8 @@ void PolyAgainstField(const PlacedShape& a, const PolyFeatures& features, const 
     FieldContact c;
     if (!MakeContact(field, x, field.Sample(x), 0, margin, X_WB, &c)) continue;
     c.feature = FeatureId(direction, 0, v);
-    c.kind_a = FeatureKind::kVertex;
-    c.index_a = v;
+    c.a.kind = FeatureKind::kVertex;
+    c.a.index = v;
     out->push_back(c);
   }
   // edges by golden-section search; a minimum at an end is that vertex's contact already
@@ -197,9 +197,9 @@ void PolyAgainstField(const PlacedShape& a, const PolyFeatures& features, const 
     FieldContact c;
     if (!MakeContact(field, r.point, {r.distance, r.gradient}, 0, margin, X_WB, &c)) continue;
     c.feature = FeatureId(direction, 1, e);
-    c.kind_a = FeatureKind::kEdge;
-    c.index_a = e;
-    c.barycentric_a = Vec3(r.u, 1 - r.u, 0);
+    c.a.kind = FeatureKind::kEdge;
+    c.a.index = e;
+    c.a.barycentric = Vec3(r.u, 1 - r.u, 0);
     out->push_back(c);
   }
 }
@@ -216,20 +216,25 @@ void MeshAgainstField(const PlacedShape& a, const CollisionMesh& mesh, const Fie
   found.clear();
   CollideMeshSdf(mesh.surface, PoseOf(a), field, X_WB, settings, {}, &found);
   for (const SdfMeshContact& m : found) {
+    // representative triangles (§2.9): an optimum on a vertex or an edge is kept by the one
+    // triangle that owns that feature, so neighbours do not report the same contact
+    constexpr Real kFeatureTolerance = 1e-6;
+    if (!OwnsFeature(mesh.topology, m.element, m.barycentric, kFeatureTolerance)) continue;
     FieldContact c;
     c.normal = m.normal_W;
     c.point_a = m.point_mesh_W;
     c.point_b = m.point_sdf_W;
     c.gap = m.distance;
     c.feature = FeatureId(direction, 2, m.element);
-    c.kind_a = FeatureKind::kFace;
-    c.index_a = m.element;
-    c.barycentric_a = m.barycentric;
+    c.a.kind = FeatureKind::kFace;
+    c.a.index = m.element;
+    c.a.barycentric = m.barycentric;
     if (mesh.surface.has_uvs()) {
       const auto& t = mesh.surface.triangles[m.element];
-      c.uv_a = m.barycentric(0) * mesh.surface.uvs[t[0]] + m.barycentric(1) * mesh.surface.uvs[t[1]] +
+      c.a.uv = m.barycentric(0) * mesh.surface.uvs[t[0]] +
+               m.barycentric(1) * mesh.surface.uvs[t[1]] +
                m.barycentric(2) * mesh.surface.uvs[t[2]];
-      c.has_uv_a = true;
+      c.a.has_uv = true;
     }
     out->push_back(c);
   }
@@ -239,9 +244,7 @@ void MeshAgainstField(const PlacedShape& a, const CollisionMesh& mesh, const Fie
 
 
 bool HasFieldPath(ShapeType a, ShapeType b) {
-  const auto field_only = [](ShapeType t) {
-    return t == ShapeType::kMesh || t == ShapeType::kSdf;
-  };
+  const auto field_only = [](ShapeType t) { return t == ShapeType::kMesh || t == ShapeType::kSdf; };
   return field_only(a) || field_only(b);
 }
 

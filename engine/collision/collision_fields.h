@@ -17,19 +17,31 @@
 
 namespace sim::collision_internal {
 
+/// Where a field contact lies on one side's surface.
+struct FieldSide {
+  Real radius = 0;  ///< round part of the feature [m] (sphere, capsule), in the thickness
+  FeatureKind kind = FeatureKind::kNone;
+  int index = -1;  ///< vertex, edge or triangle of the side's mesh or polytope
+  Vec3 barycentric = Vec3::Zero();
+  Vec2 uv = Vec2::Zero();
+  bool has_uv = false;
+};
+
 /// One contact found through a field, world frame.
 struct FieldContact {
   Vec3 normal = Vec3::UnitZ();  ///< unit, from B to A (out of B's field)
   Vec3 point_a = Vec3::Zero();  ///< on A: a surface point, or the core of a round feature [m]
-  Vec3 point_b = Vec3::Zero();  ///< on B's surface [m]
-  Real radius_a = 0;            ///< round part of A's feature [m] (sphere, capsule)
-  Real gap = 0;                 ///< nᵀ(point_a − point_b) − radius_a [m]
+  Vec3 point_b = Vec3::Zero();  ///< on B: a surface point, or the core of a round feature [m]
+  Real gap = 0;                 ///< nᵀ(point_a − point_b) − radius_a − radius_b [m]
   std::uint32_t feature = 0;    ///< stable id within the shape pair
-  FeatureKind kind_a = FeatureKind::kNone;  ///< A's feature
-  int index_a = -1;                         ///< vertex, edge or triangle of A's mesh
-  Vec3 barycentric_a = Vec3::Zero();
-  Vec2 uv_a = Vec2::Zero();
-  bool has_uv_a = false;
+  FieldSide a, b;
+
+  /// Exchanges the roles of A and B.
+  void SwapSides() {
+    std::swap(point_a, point_b);
+    std::swap(a, b);
+    normal = -normal;
+  }
 };
 
 /// True when contacts between these two shape types go through fields (no analytic pair).

@@ -35,29 +35,27 @@ std::shared_ptr<const CollisionMesh> BuildCollisionMesh(TriangleMesh surface,
                                                         const CollisionMeshOptions& options,
                                                         const std::string& source,
                                                         Diagnostics* diagnostics) {
-  (void)options;
-  const std::string what = "mesh '" + surface.name + "'";
-  if (surface.triangle_count() == 0) {
-    diagnostics->Error(source, 0, "", what + " has no triangles");
-    return nullptr;
-  }
-  for (const auto& t : surface.triangles) {
-    for (int v : t) {
-      if (v < 0 || v >= surface.vertex_count()) {
-        diagnostics->Error(
-            source, 0, "",
-            what + " has a triangle with vertex index " + std::to_string(v) + " out of range");
-        return nullptr;
-      }
-    }
-  }
+  // indices, finiteness (errors); degenerate, open and non-manifold surfaces (warnings)
+  if (!ValidateMesh(surface, source, diagnostics)) return nullptr;
   auto mesh = std::make_shared<CollisionMesh>();
+  mesh->topology = BuildMeshTopology(surface);
+  mesh->closed = mesh->topology.closed;
   mesh->lower = mesh->upper = surface.vertices.front();
   for (const Vec3& v : surface.vertices) {
     mesh->lower = mesh->lower.cwiseMin(v);
     mesh->upper = mesh->upper.cwiseMax(v);
   }
-  mesh->mass = SolidMassProperties(surface);
+  mesh->bvh.Build(surface.vertices, surface.triangles);
+  // an inside needs a closed surface: only then mass and a field for other shapes' features
+  if (mesh->closed) {
+    mesh->mass = SolidMassProperties(surface);
+    if (options.build_sdf) {
+      SdfGridOptions grid;
+      grid.resolution = options.sdf_resolution;
+      mesh->sdf = SdfGrid::FromMesh(surface, grid, diagnostics);
+      if (!mesh->sdf) return nullptr;
+    }
+  }
   mesh->surface = std::move(surface);
   return mesh;
 }

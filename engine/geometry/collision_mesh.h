@@ -9,6 +9,9 @@
 
 #include "engine/core/diagnostics.h"
 #include "engine/core/math.h"
+#include "engine/geometry/bvh.h"
+#include "engine/geometry/mesh_topology.h"
+#include "engine/geometry/sdf_grid.h"
 #include "engine/geometry/triangle_mesh.h"
 
 namespace sim {
@@ -25,6 +28,9 @@ MassProperties SolidMassProperties(const TriangleMesh& mesh);
 
 struct CollisionMesh {
   TriangleMesh surface;
+  MeshTopology topology;               ///< edges, normals and representative triangles (§2.9)
+  TriangleBvh bvh;                     ///< closest points and box queries on the surface
+  std::shared_ptr<const SdfGrid> sdf;  ///< grid SDF of a closed mesh, else null
   MassProperties mass;
   bool closed = false;  ///< watertight and consistently oriented (has an inside)
   Vec3 lower = Vec3::Zero(), upper = Vec3::Zero();  ///< bounds of the vertices [m]

@@ -68,7 +68,8 @@ TEST(SceneFileTest, UnknownTypeListsTheKnownOnes) {
   const std::string errors = Errors(R"({"objects": [
     {"name": "a", "type": "cube"}]})");
   EXPECT_THAT(errors, HasSubstr("s.json:2: error: object 'a' has unknown type 'cube' (expected "
-                                "plane, box, sphere, capsule, cylinder, particle or urdf)"));
+                                "plane, box, sphere, capsule, cylinder, particle, mesh, sdf, "
+                                "tetmesh or urdf)"));
 }
 
 
@@ -319,9 +320,13 @@ TEST(SceneFileTest, BothOrientationsAndBothMassesAreErrors) {
 }
 
 
-TEST(SceneFileTest, FutureTypesSayTheyAreNotSupportedYet) {
+TEST(SceneFileTest, FileObjectsSayWhatIsMissing) {
   EXPECT_THAT(Errors(R"({"objects": [{"name": "m", "type": "mesh"}]})"),
-              HasSubstr("has type 'mesh', which this version cannot load yet"));
+              HasSubstr("s.json:1: error: object 'm' needs a 'file'"));
+  EXPECT_THAT(Errors(R"({"objects": [{"name": "t", "type": "tetmesh"}]})"),
+              HasSubstr("s.json:1: error: object 't' needs a 'file'"));
+  EXPECT_THAT(Errors(R"({"objects": [{"name": "f", "type": "sdf", "fixed": true}]})"),
+              HasSubstr("s.json:1: error: object 'f' of type 'sdf' needs a 'shape'"));
   // urdf objects load (urdf_loader_test); without a file they say what is missing
   EXPECT_THAT(Errors(R"({"objects": [{"name": "r", "type": "urdf"}]})"),
               HasSubstr("object 'r' of type 'urdf' needs 'file'"));

@@ -1,0 +1,155 @@
+// Scene objects backed by files and fields: "mesh" (SDF-backed triangle mesh or convex hull),
+// "sdf" (analytic field) and "tetmesh" (deformable solid), with their mass properties and errors.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "engine/geometry/analytic_sdf.h"
+#include "engine/geometry/collision_mesh.h"
+#include "engine/geometry/convex_hull.h"
+#include "engine/io/scene_file.h"
+#include "tests/support/run_command.h"
+
+namespace sim::io {
+namespace {
+
+using ::testing::HasSubstr;
+
+// a closed cube [1, 2]³ as OBJ, faces counter-clockwise from outside (not centred at its origin)
+std::string WriteCube(const std::string& name) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << "v 1 1 1\nv 2 1 1\nv 2 2 1\nv 1 2 1\nv 1 1 2\nv 2 1 2\nv 2 2 2\nv 1 2 2\n"
+                         "f 1 4 3\nf 1 3 2\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\n"
+                         "f 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n";
+  return path.string();
+}
+
+std::string SceneWith(const std::string& object) { return R"({"objects": [)" + object + "]}"; }
+
+TEST(SceneShapesTest, MeshObjectIsAnSdfBackedBodyAtItsCentroid) {
+  const std::string cube = WriteCube("cs_cube.obj");
+  Expected<Scene> scene = ParseScene(
+      SceneWith(R"({"name": "c", "type": "mesh", "file": ")" + cube + R"(", "density": 1000,
+      "position": [0, 0, 3], "sdf_resolution": 16})"),
+      "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const Model& model = *scene->model;
+  ASSERT_EQ(model.shape_count(), 1);
+  const ShapeGeometry& g = model.shape_geometry[0];
+  ASSERT_EQ(g.type, ShapeType::kMesh);
+  ASSERT_TRUE(g.mesh && g.mesh->closed && g.mesh->sdf);
+  // unit cube: V = 1 m³, m = ρV; I = m(1² + 1²)/12 per axis about the centroid
+  EXPECT_NEAR(model.body_mass[0], 1000, 1e-9);
+  EXPECT_NEAR(model.body_inertia[0](0, 0), 1000.0 / 6, 1e-9);
+  EXPECT_NEAR(model.body_inertia[0](0, 1), 0, 1e-9);
+  // the body frame is at the centroid (1.5, 1.5, 1.5) of the mesh placed at (0, 0, 3)
+  EXPECT_TRUE(scene->initial_state.body_X_WB[0].p.isApprox(Vec3(1.5, 1.5, 4.5), 1e-12));
+  EXPECT_TRUE(model.shape_X_BS[0].p.isApprox(Vec3(-1.5, -1.5, -1.5), 1e-12));
+  // the grid field is negative at the cube's centre (half a unit inside)
+  EXPECT_NEAR(g.mesh->sdf->Sample(Vec3(1.5, 1.5, 1.5)).distance, -0.5, g.mesh->sdf->error_bound());
+}
+
+TEST(SceneShapesTest, MeshObjectAsHull) {
+  const std::string cube = WriteCube("cs_cube_hull.obj");
+  Expected<Scene> scene = ParseScene(SceneWith(R"({"name": "c", "type": "mesh", "file": ")" + cube +
+                                               R"(", "collision": "hull", "mass": 2})"),
+                                     "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const ShapeGeometry& g = scene->model->shape_geometry[0];
+  ASSERT_EQ(g.type, ShapeType::kConvexHull);
+  EXPECT_EQ(g.hull->faces.size(), 6u);  // coplanar triangles merged into quads
+  EXPECT_NEAR(scene->model->body_mass[0], 2, 1e-12);
+  EXPECT_NEAR(scene->model->body_inertia[0](2, 2), 2.0 / 6, 1e-9);
+}
+
+TEST(SceneShapesTest, MissingMeshFileIsLocatedWithANote) {
+  const std::string errors = ParseScene(SceneWith(R"({"name": "m", "type": "mesh",
+      "file": "/nonexistent/part.stl"})"),
+                                        "s.json")
+                                 .diagnostics()
+                                 .Format();
+  EXPECT_THAT(errors, HasSubstr("/nonexistent/part.stl: error: cannot open mesh file"));
+  EXPECT_THAT(errors, HasSubstr("s.json:2: note: loaded by object 'm'"));
+}
+
+TEST(SceneShapesTest, BadCollisionKindIsAnError) {
+  const std::string cube = WriteCube("cs_cube_bad.obj");
+  EXPECT_THAT(ParseScene(SceneWith(R"({"name": "m", "type": "mesh", "file": ")" + cube +
+                                   R"(", "collision": "voxels"})"),
+                         "s.json")
+                  .diagnostics()
+                  .Format(),
+              HasSubstr("object 'm' 'collision' is 'voxels', expected one of: sdf, hull"));
+}
+
+TEST(SceneShapesTest, AnalyticSdfObject) {
+  Expected<Scene> scene = ParseScene(SceneWith(R"({"name": "spool", "type": "sdf", "fixed": true,
+      "shape": {"op": "union", "children": [
+        {"primitive": "cylinder", "radius": 0.05, "length": 0.3},
+        {"primitive": "torus", "major_radius": 0.1, "minor_radius": 0.02,
+         "position": [0, 0, 0.15]}]}})"),
+                                     "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const ShapeGeometry& g = scene->model->shape_geometry[0];
+  ASSERT_EQ(g.type, ShapeType::kSdf);
+  // on the axis at mid-height the cylinder's side is 5 cm away (inside)
+  EXPECT_NEAR(g.sdf->Sample(Vec3::Zero()).distance, -0.05, 1e-12);
+  // the torus tube centre at (0.1, 0, 0.15) is 2 cm inside the tube
+  EXPECT_NEAR(g.sdf->Sample(Vec3(0.1, 0, 0.15)).distance, -0.02, 1e-12);
+}
+
+TEST(SceneShapesTest, AnalyticSdfErrors) {
+  EXPECT_THAT(ParseScene(SceneWith(R"({"name": "f", "type": "sdf", "fixed": true,
+      "shape": {"primitive": "blob", "radius": 1}})"),
+                         "s.json")
+                  .diagnostics()
+                  .Format(),
+              HasSubstr("s.json:2: error: object 'f' 'shape' 'primitive' is 'blob', expected one "
+                        "of: sphere, box, capsule, cylinder, cone, torus, half_space"));
+  EXPECT_THAT(ParseScene(SceneWith(R"({"name": "f", "type": "sdf",
+      "shape": {"primitive": "sphere", "radius": 1}})"),
+                         "s.json")
+                  .diagnostics()
+                  .Format(),
+              HasSubstr("object 'f' of type 'sdf' must be \"fixed\": true"));
+  EXPECT_THAT(ParseScene(SceneWith(R"({"name": "f", "type": "sdf", "fixed": true,
+      "shape": {"op": "union", "children": [{"primitive": "sphere", "radius": 1}]}})"),
+                         "s.json")
+                  .diagnostics()
+                  .Format(),
+              HasSubstr("needs 'children': an array of 2 fields"));
+}
+
+TEST(SceneShapesTest, TetMeshBecomesASoftBodyOfParticles) {
+  const std::string path = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/sphere1K.msh";
+  if (!std::filesystem::exists(path)) SIM_SKIP_OR_FAIL_IN_CI("tet mesh not found: " + path);
+  Expected<Scene> scene = ParseScene(SceneWith(R"({"name": "tomato", "type": "tetmesh",
+      "file": ")" + path + R"(", "scale": 0.08, "density": 1000, "position": [0, 0, 1],
+      "youngs_modulus": 1e5, "poisson_ratio": 0.45})"),
+                                     "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const Model& model = *scene->model;
+  ASSERT_EQ(model.soft_bodies.size(), 1u);
+  const SoftBody& body = model.soft_bodies[0];
+  // counts of sphere1K.msh (tet_mesh_loader_test): 1760 nodes, 6851 tets, 2474 boundary triangles
+  EXPECT_EQ(body.particle_count, 1760);
+  EXPECT_EQ(model.particle_count(), 1760);
+  EXPECT_EQ(body.tets.size(), 6851u);
+  EXPECT_EQ(body.surface.size(), 2474u);
+  EXPECT_EQ(body.youngs_modulus, 1e5);
+  // lumped masses add up to ρV with V = 0.518477 m³ · 0.08³ (the mesh's volume, scaled)
+  Real mass = 0;
+  for (Real m : model.particle_mass) mass += m;
+  EXPECT_NEAR(mass, 1000 * 0.518477 * 0.08 * 0.08 * 0.08, 1e-3 * mass);
+  // nodes are placed: every particle within the scaled radius of (0, 0, 1) (the mesh's surface
+  // nodes lie within 0.2 % of radius 0.5, checked with `contact-sim check`)
+  for (const Vec3& x : scene->initial_state.particle_x_W) {
+    EXPECT_LT((x - Vec3(0, 0, 1)).norm(), 0.502 * 0.08);
+  }
+}
+
+}  // namespace
+}  // namespace sim::io
