@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "engine/collision/collision_fields.h"
+#include "engine/collision/collision_soft.h"
 #include "engine/collision/narrowphase.h"
 #include "engine/geometry/collision_mesh.h"
 #include "engine/geometry/convex_hull.h"
@@ -23,40 +24,13 @@ namespace sim {
 
 namespace {
 
+using collision_internal::BoundingRadius;
+using collision_internal::HalfExtentsWorld;
 using collision_internal::Manifold;
 using collision_internal::PlacedShape;
+using collision_internal::PlaceShape;
 
 constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
-
-// radius of a sphere around the shape origin that holds the shape [m]; infinite for planes
-Real BoundingRadius(const ShapeGeometry& geometry) {
-  switch (geometry.type) {
-    case ShapeType::kSphere:
-      return geometry.radius;
-    case ShapeType::kBox:
-      return geometry.half_extents.norm();
-    case ShapeType::kCapsule:
-      return geometry.half_length + geometry.radius;
-    case ShapeType::kCylinder:
-      return std::hypot(geometry.half_length, geometry.radius);
-    case ShapeType::kConvexHull: {
-      Real radius = 0;
-      if (geometry.hull) {
-        for (const Vec3& v : geometry.hull->vertices) radius = std::max(radius, v.norm());
-      }
-      return radius;
-    }
-    case ShapeType::kMesh:
-      return geometry.mesh
-                 ? geometry.mesh->lower.cwiseAbs().cwiseMax(geometry.mesh->upper.cwiseAbs()).norm()
-                 : 0;
-    case ShapeType::kSdf:  // unbounded unless the field says otherwise
-    case ShapeType::kPlane:
-    case ShapeType::kNone:
-      break;
-  }
-  return kInfinity;
-}
 
 bool IsStatic(const Model& model, int body) {
   return body == kWorldBody || model.body_static[body] != 0;
@@ -77,13 +51,6 @@ Real MaterialFriction(const Model& model, int material) {
   return model.materials[material].friction;
 }
 
-PlacedShape PlaceShape(const Model& model, const State& state, int shape) {
-  const int body = model.shape_body[shape];
-  const Pose X_WS = body == kWorldBody ? model.shape_X_BS[shape]
-                                       : state.body_X_WB[body] * model.shape_X_BS[shape];
-  return {&model.shape_geometry[shape], X_WS.p, X_WS.q.toRotationMatrix()};
-}
-
 // bounding test of two placed shapes (at most one plane) against the margin
 bool BoundsOverlap(const PlacedShape& first, const PlacedShape& second, Real margin) {
   const ShapeGeometry& g1 = *first.geometry;
@@ -102,25 +69,6 @@ std::uint64_t BodyPairKey(int x, int y) {
   const auto low = static_cast<std::uint32_t>(std::min(x, y));
   const auto high = static_cast<std::uint32_t>(std::max(x, y));
   return (std::uint64_t{low} << 32) | high;
-}
-
-// half sizes of the world AABB of a placed bounded shape [m]
-Vec3 HalfExtentsWorld(const PlacedShape& placed) {
-  const ShapeGeometry& g = *placed.geometry;
-  const Mat3 abs_rotation = placed.rotation.cwiseAbs();
-  switch (g.type) {
-    case ShapeType::kSphere:
-      return Vec3::Constant(g.radius);
-    case ShapeType::kBox:
-      return abs_rotation * g.half_extents;
-    case ShapeType::kCapsule:
-      return abs_rotation.col(2) * g.half_length + Vec3::Constant(g.radius);
-    case ShapeType::kCylinder:
-      // conservative: the axis segment grown by the radius on every axis
-      return abs_rotation.col(2) * g.half_length + Vec3::Constant(g.radius);
-    default:
-      return Vec3::Constant(kInfinity);
-  }
 }
 
 // distance any point of the shape can travel in dt at the body's current twist [m]: the
@@ -519,6 +467,9 @@ void DetectContacts(const Model& model, const State& state, Real margin, Real dt
     CollidePair(model, state, ws->collider[first], ws->collider[second], pair_margin, *ws, contacts,
                 stats);
   }
+
+  // deformable surfaces: triangles against shapes, nodes against other soft bodies' surfaces
+  collision_internal::CollideSoftBodies(model, state, margin, dt, ws, contacts, stats);
 
   // planes against every collider (a plane is unbounded)
   for (int plane : ws->planes) {

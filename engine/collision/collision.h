@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/core/math.h"
+#include "engine/geometry/bvh.h"
 #include "engine/model/model.h"
 #include "engine/state/contacts.h"
 
@@ -36,6 +37,11 @@ struct CollisionWorkspace {
   std::vector<std::pair<int, int>> candidates;  ///< overlapping collider pairs, sorted
   std::vector<int> planes;                      ///< plane shapes (unbounded, tested against all)
   std::vector<std::uint64_t> jointed;           ///< body pairs linked by a joint, sorted
+  // soft bodies: current surface positions (local node ids) and their hierarchies, refitted
+  std::vector<std::vector<Vec3>> soft_positions;
+  std::vector<TriangleBvh> soft_bvh;
+  std::vector<Vec3> soft_min, soft_max;  ///< bounds of each soft body, grown by its sweep [m]
+  std::vector<Real> soft_sweep;
 };
 
 /// Broad phase + narrow phase. Broad phase: sort and sweep on world AABBs along x; planes are

@@ -12,71 +12,6 @@
 namespace sim::collision_internal {
 namespace {
 
-// the field of a primitive, in its shape frame (the conventions of analytic_sdf.h match the
-// model's: capsules and cylinders along z, a plane's solid below its z = 0)
-struct PrimitiveField {
-  SdfNode node;
-  SdfSample Sample(const Vec3& x) const { return SamplePrimitive(node, x); }
-};
-
-// a convex hull's field: the largest signed face-plane distance max_f (n_fᵀx − o_f). Exact inside
-// and in front of a face; near an edge or a vertex outside it underestimates the distance, which
-// only makes a speculative contact appear a little early (the NCP keeps λ = 0 while it is open)
-struct HullField {
-  const ConvexHull* hull;
-  SdfSample Sample(const Vec3& x) const {
-    SdfSample best{-std::numeric_limits<Real>::infinity(), Vec3::UnitZ()};
-    for (const ConvexHull::Face& face : hull->faces) {
-      const Real d = face.normal.dot(x) - face.offset;
-      if (d > best.distance) best = {d, face.normal};
-    }
-    return best;
-  }
-};
-
-// calls visit(field) with the field of `g` in its shape frame; false when it has none
-template <class Visit>
-bool WithField(const ShapeGeometry& g, Visit&& visit) {
-  PrimitiveField primitive;
-  switch (g.type) {
-    case ShapeType::kSphere:
-      primitive.node.type = SdfNodeType::kSphere;
-      primitive.node.params = {g.radius, 0, 0, 0};
-      break;
-    case ShapeType::kBox:
-      primitive.node.type = SdfNodeType::kBox;
-      primitive.node.params = {g.half_extents.x(), g.half_extents.y(), g.half_extents.z(), 0};
-      break;
-    case ShapeType::kCapsule:
-      primitive.node.type = SdfNodeType::kCapsule;
-      primitive.node.params = {g.radius, g.half_length, 0, 0};
-      break;
-    case ShapeType::kCylinder:
-      primitive.node.type = SdfNodeType::kCylinder;
-      primitive.node.params = {g.radius, g.half_length, 0, 0};
-      break;
-    case ShapeType::kPlane:
-      primitive.node.type = SdfNodeType::kHalfSpace;
-      break;
-    case ShapeType::kConvexHull:
-      if (!g.hull) return false;
-      visit(HullField{g.hull.get()});
-      return true;
-    case ShapeType::kMesh:
-      if (!g.mesh || !g.mesh->sdf) return false;
-      visit(*g.mesh->sdf);
-      return true;
-    case ShapeType::kSdf:
-      if (!g.sdf) return false;
-      visit(*g.sdf);
-      return true;
-    case ShapeType::kNone:
-      return false;
-  }
-  visit(primitive);
-  return true;
-}
-
 // vertices and edges of a polyhedral shape in its frame (boxes, hulls, cylinders as 16-gons)
 struct PolyFeatures {
   std::vector<Vec3> vertices;
@@ -125,9 +60,6 @@ bool CollectPolyFeatures(const ShapeGeometry& g, PolyFeatures* out) {
   }
   return false;
 }
-
-// placed frames as poses (the kernels take poses)
-Pose PoseOf(const PlacedShape& s) { return {s.center, Quat(s.rotation).normalized()}; }
 
 std::uint32_t FeatureId(int direction, int kind, int index) {
   // 1 bit direction, 2 bits kind, 21 bits element (ContactKey keeps 24 bits of feature)
@@ -241,6 +173,66 @@ void MeshAgainstField(const PlacedShape& a, const CollisionMesh& mesh, const Fie
 }
 
 }  // namespace
+
+
+Real BoundingRadius(const ShapeGeometry& geometry) {
+  switch (geometry.type) {
+    case ShapeType::kSphere:
+      return geometry.radius;
+    case ShapeType::kBox:
+      return geometry.half_extents.norm();
+    case ShapeType::kCapsule:
+      return geometry.half_length + geometry.radius;
+    case ShapeType::kCylinder:
+      return std::hypot(geometry.half_length, geometry.radius);
+    case ShapeType::kConvexHull: {
+      Real radius = 0;
+      if (geometry.hull) {
+        for (const Vec3& v : geometry.hull->vertices) radius = std::max(radius, v.norm());
+      }
+      return radius;
+    }
+    case ShapeType::kMesh:
+      return geometry.mesh
+                 ? geometry.mesh->lower.cwiseAbs().cwiseMax(geometry.mesh->upper.cwiseAbs()).norm()
+                 : 0;
+    case ShapeType::kSdf:  // an analytic field may be unbounded
+    case ShapeType::kPlane:
+    case ShapeType::kNone:
+      break;
+  }
+  return std::numeric_limits<Real>::infinity();
+}
+
+
+PlacedShape PlaceShape(const Model& model, const State& state, int shape) {
+  const int body = model.shape_body[shape];
+  const Pose X_WS = body == kWorldBody ? model.shape_X_BS[shape]
+                                       : state.body_X_WB[body] * model.shape_X_BS[shape];
+  return {&model.shape_geometry[shape], X_WS.p, X_WS.q.toRotationMatrix()};
+}
+
+
+Vec3 HalfExtentsWorld(const PlacedShape& placed) {
+  const ShapeGeometry& g = *placed.geometry;
+  const Mat3 abs_rotation = placed.rotation.cwiseAbs();
+  switch (g.type) {
+    case ShapeType::kSphere:
+      return Vec3::Constant(g.radius);
+    case ShapeType::kBox:
+      return abs_rotation * g.half_extents;
+    case ShapeType::kCapsule:
+      return abs_rotation.col(2) * g.half_length + Vec3::Constant(g.radius);
+    case ShapeType::kCylinder:
+      // conservative: the axis segment grown by the radius on every axis
+      return abs_rotation.col(2) * g.half_length + Vec3::Constant(g.radius);
+    case ShapeType::kConvexHull:
+    case ShapeType::kMesh:
+      return Vec3::Constant(BoundingRadius(g));
+    default:
+      return Vec3::Constant(std::numeric_limits<Real>::infinity());
+  }
+}
 
 
 bool HasFieldPath(ShapeType a, ShapeType b) {

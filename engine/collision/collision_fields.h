@@ -10,10 +10,15 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "engine/collision/narrowphase.h"
+#include "engine/geometry/analytic_sdf.h"
+#include "engine/geometry/collision_mesh.h"
+#include "engine/geometry/convex_hull.h"
 #include "engine/state/contacts.h"
+#include "engine/state/state.h"
 
 namespace sim::collision_internal {
 
@@ -43,6 +48,84 @@ struct FieldContact {
     normal = -normal;
   }
 };
+
+/// Radius of a sphere around the shape origin that holds the shape [m]; infinite for planes and
+/// analytic fields.
+Real BoundingRadius(const ShapeGeometry& geometry);
+
+/// The shape's frame in world at `state`.
+PlacedShape PlaceShape(const Model& model, const State& state, int shape);
+
+/// Half sizes of the world AABB of a placed shape around its origin [m]; infinite when
+/// unbounded.
+Vec3 HalfExtentsWorld(const PlacedShape& placed);
+
+inline Pose PoseOf(const PlacedShape& s) { return {s.center, Quat(s.rotation).normalized()}; }
+
+// the field of a primitive, in its shape frame (the conventions of analytic_sdf.h match the
+// model's: capsules and cylinders along z, a plane's solid below its z = 0)
+struct PrimitiveField {
+  SdfNode node;
+  SdfSample Sample(const Vec3& x) const { return SamplePrimitive(node, x); }
+};
+
+// a convex hull's field: the largest signed face-plane distance max_f (n_fᵀx − o_f). Exact inside
+// and in front of a face; near an edge or a vertex outside it underestimates the distance, which
+// only makes a speculative contact appear a little early (the NCP keeps λ = 0 while it is open)
+struct HullField {
+  const ConvexHull* hull;
+  SdfSample Sample(const Vec3& x) const {
+    SdfSample best{-std::numeric_limits<Real>::infinity(), Vec3::UnitZ()};
+    for (const ConvexHull::Face& face : hull->faces) {
+      const Real d = face.normal.dot(x) - face.offset;
+      if (d > best.distance) best = {d, face.normal};
+    }
+    return best;
+  }
+};
+
+// calls visit(field) with the field of `g` in its shape frame; false when it has none
+template <class Visit>
+bool WithField(const ShapeGeometry& g, Visit&& visit) {
+  PrimitiveField primitive;
+  switch (g.type) {
+    case ShapeType::kSphere:
+      primitive.node.type = SdfNodeType::kSphere;
+      primitive.node.params = {g.radius, 0, 0, 0};
+      break;
+    case ShapeType::kBox:
+      primitive.node.type = SdfNodeType::kBox;
+      primitive.node.params = {g.half_extents.x(), g.half_extents.y(), g.half_extents.z(), 0};
+      break;
+    case ShapeType::kCapsule:
+      primitive.node.type = SdfNodeType::kCapsule;
+      primitive.node.params = {g.radius, g.half_length, 0, 0};
+      break;
+    case ShapeType::kCylinder:
+      primitive.node.type = SdfNodeType::kCylinder;
+      primitive.node.params = {g.radius, g.half_length, 0, 0};
+      break;
+    case ShapeType::kPlane:
+      primitive.node.type = SdfNodeType::kHalfSpace;
+      break;
+    case ShapeType::kConvexHull:
+      if (!g.hull) return false;
+      visit(HullField{g.hull.get()});
+      return true;
+    case ShapeType::kMesh:
+      if (!g.mesh || !g.mesh->sdf) return false;
+      visit(*g.mesh->sdf);
+      return true;
+    case ShapeType::kSdf:
+      if (!g.sdf) return false;
+      visit(*g.sdf);
+      return true;
+    case ShapeType::kNone:
+      return false;
+  }
+  visit(primitive);
+  return true;
+}
 
 /// True when contacts between these two shape types go through fields (no analytic pair).
 bool HasFieldPath(ShapeType a, ShapeType b);

@@ -60,4 +60,31 @@ std::shared_ptr<const CollisionMesh> BuildCollisionMesh(TriangleMesh surface,
   return mesh;
 }
 
+
+std::shared_ptr<const SoftBodyCollision> BuildSoftBodyCollision(
+    const std::string& name, const std::vector<Vec3>& rest_nodes,
+    const std::vector<std::array<int, 3>>& surface, int sdf_resolution, const std::string& source,
+    Diagnostics* diagnostics) {
+  auto collision = std::make_shared<SoftBodyCollision>();
+  collision->rest_surface.name = name;
+  collision->rest_surface.vertices = rest_nodes;
+  collision->rest_surface.triangles = surface;
+  collision->topology = BuildMeshTopology(collision->rest_surface);
+  // the boundary of a valid tet mesh is closed; without an inside there is no embedded field
+  if (collision->topology.closed) {
+    SdfGridOptions grid;
+    grid.resolution = sdf_resolution;
+    Diagnostics grid_diagnostics;
+    collision->rest_sdf = SdfGrid::FromMesh(collision->rest_surface, grid, &grid_diagnostics);
+    diagnostics->Append(grid_diagnostics);
+    if (!collision->rest_sdf) return nullptr;
+  } else {
+    diagnostics->Warning(source, 0, "",
+                         "soft body '" + name +
+                             "' has an open boundary surface; it will not detect "
+                             "contacts from other soft bodies inside it");
+  }
+  return collision;
+}
+
 }  // namespace sim

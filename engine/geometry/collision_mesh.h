@@ -49,4 +49,20 @@ std::shared_ptr<const CollisionMesh> BuildCollisionMesh(TriangleMesh surface,
                                                         const std::string& source,
                                                         Diagnostics* diagnostics);
 
+/// What the collision stage keeps of a soft body's boundary: the surface at rest over the body's
+/// local node ids (material space), its topology (representative triangles) and the grid SDF of
+/// the rest shape, which the deformable embedding of §2.9 maps through each tet.
+struct SoftBodyCollision {
+  TriangleMesh rest_surface;
+  MeshTopology topology;
+  std::shared_ptr<const SdfGrid> rest_sdf;  ///< null when the surface is not closed
+};
+
+/// Builds the collision data of a soft body from its rest node positions and boundary triangles
+/// (local node ids). Problems name the body and `source`; null only after an error.
+std::shared_ptr<const SoftBodyCollision> BuildSoftBodyCollision(
+    const std::string& name, const std::vector<Vec3>& rest_nodes,
+    const std::vector<std::array<int, 3>>& surface, int sdf_resolution, const std::string& source,
+    Diagnostics* diagnostics);
+
 }  // namespace sim

@@ -293,6 +293,10 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
     body.surface.push_back({first + t[0], first + t[1], first + t[2]});
     body.surface_tet.push_back(surface.triangle_tet[i]);
   }
+  Diagnostics built;
+  body.collision = BuildSoftBodyCollision(name, tets.nodes, surface.triangles, 32, path, &built);
+  AppendWithNote(reader, built, *object.Find("file"), what);
+  if (!body.collision) return;
   if (names != nullptr && !name.empty()) names->at(name) = {ObjectRef::Kind::kInvalid, -1};
   model->soft_bodies.push_back(std::move(body));
 }
