@@ -149,6 +149,9 @@ VertexResult SampleVertex(const Vec3& x, const Field& field) {
 
 namespace sdf_internal {
 
+/// Relative level below which vertex values count as equal (× the element's longest edge).
+inline constexpr Real kLevelTolerance = 1e-9;
+
 // §2.5 start iterate: evaluate φ at the three vertices, return the index of the smallest
 template <SdfField Field>
 int StartVertex(const std::array<Vec3, 3>& x, const Field& field, std::array<SdfSample, 3>* s) {
@@ -157,6 +160,26 @@ int StartVertex(const std::array<Vec3, 3>& x, const Field& field, std::array<Sdf
   if ((*s)[1].distance < (*s)[best].distance) best = 1;
   if ((*s)[2].distance < (*s)[best].distance) best = 2;
   return best;
+}
+
+/// Ties: when the field is level over the whole element (its three vertices within `tolerance`
+/// [m] of the optimum and the centroid no higher), every point is a minimum and the vertex the
+/// search started from is arbitrary. The centroid is returned instead, so each triangle of a flat
+/// contact patch reports its own face contact rather than a shared vertex that the
+/// representative-triangle filter (§2.9) would hand to one neighbour only.
+template <class Field>
+void PreferCentreOnTies(const std::array<Vec3, 3>& x_k, const std::array<SdfSample, 3>& samples,
+                        const Field& field, Real tolerance, FaceResult* result) {
+  for (const SdfSample& s : samples) {
+    if (s.distance > result->distance + tolerance) return;
+  }
+  const Vec3 centroid = (x_k[0] + x_k[1] + x_k[2]) / 3;
+  const SdfSample centre = field.Sample(centroid);
+  if (centre.distance > result->distance + tolerance) return;
+  result->barycentric = Vec3::Constant(Real(1) / 3);
+  result->point = centroid;
+  result->distance = centre.distance;
+  result->gradient = centre.gradient;
 }
 
 inline Real LongestEdge(const Vec3& p, const Vec3& q, const Vec3& r) {
@@ -213,6 +236,8 @@ FaceResult MinimizeFacePgd(const Vec3& p, const Vec3& q, const Vec3& r, const Fi
       result.gradient = current.gradient;
     }
   }
+  sdf_internal::PreferCentreOnTies(x_k, vertex_samples, field,
+                                   sdf_internal::kLevelTolerance * length, &result);
   return result;
 }
 
@@ -259,6 +284,8 @@ FaceResult MinimizeFaceFrankWolfe(const Vec3& p, const Vec3& q, const Vec3& r, c
       result.gradient = sample.gradient;
     }
   }
+  sdf_internal::PreferCentreOnTies(x_k, vertex_samples, field,
+                                   sdf_internal::kLevelTolerance * length, &result);
   return result;
 }
 
