@@ -280,7 +280,8 @@ Real MinimizeFaceDistance(const Polytope& polytope, const Vec3& p0, const Vec3& 
     const Real middle = 0.5 * (low + high);
     int face = 0;
     const Real slope = slope_at(middle, &face);
-    if (slope == 0) return middle;
+    // a plateau (the active face parallel to the segment): any point of it is a minimum
+    if (std::abs(slope) <= 1e-12 * delta.norm()) return middle;
     if (slope < 0) {
       low = middle;
       face_low = face;
@@ -329,7 +330,18 @@ void RoundVsPolytope(const Vec3& start, const Vec3& end, Real radius, const Poly
     // the core touches or enters: the deepest core point and its face of least penetration
     if (is_segment) t_closest = MinimizeFaceDistance(polytope, start, end);
     closest = start + t_closest * (end - start);
-    FaceDistance(polytope, closest, &face);
+    const Real deepest = FaceDistance(polytope, closest, &face);
+    // at a plateau's end the plateau's face (parallel to the segment) is active with another:
+    // take the plateau's, so a segment lying in the hull gets its face region
+    const Vec3 delta = end - start;
+    for (int f = 0; f < polytope.face_count && is_segment; ++f) {
+      const Vec3 n = polytope.FaceNormal(f);
+      if (n.dot(closest) - polytope.FaceOffset(f) >= deepest - 1e-12 * length_scale &&
+          std::abs(n.dot(delta)) <= 1e-9 * delta.norm()) {
+        face = f;
+        break;
+      }
+    }
   }
 
   const Vec3 normal = polytope.FaceNormal(face);
