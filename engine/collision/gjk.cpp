@@ -1,6 +1,7 @@
 // GJK distance and EPA penetration on support mappings (see gjk.h for the method and sources).
 #include "engine/collision/gjk.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -15,8 +16,17 @@ constexpr Real kGjkRelativeTolerance = 1e-12;
 constexpr int kGjkMaxIterations = 128;
 // distances below this fraction of the length scale count as contact (origin inside)
 constexpr Real kOverlapTolerance = 1e-10;
+// the origin counts as inside a GJK tetrahedron only this far (fraction of the length scale)
+// inside all its faces
+constexpr Real kInsideTolerance = 1e-9;
+// closest points nearer than this fraction of the length scale give no reliable direction
+constexpr Real kNearContact = 1e-6;
+// and the query is repeated with A moved by this fraction of the length scale
+constexpr Real kNearContactShift = 1e-3;
+// a GJK tetrahedron with volume below this fraction of its size cubed is flat
+constexpr Real kFlatTetrahedron = 1e-9;
 // EPA stops when the support along the best facet is within this fraction of the length scale
-constexpr Real kEpaTolerance = 1e-11;
+constexpr Real kEpaTolerance = 1e-9;
 // EPA capacity: stack arrays of about 50 kB; reaching it ends EPA with `converged` = false
 constexpr int kEpaMaxVertices = 256;
 constexpr int kEpaMaxFaces = 2 * kEpaMaxVertices;
@@ -141,10 +151,13 @@ void ApplyTriangle(Simplex* s, const std::array<int, 3>& keep, const std::array<
   if (count == 3) Reduce(s, {keep[0], keep[1], keep[2]}, {weight[0], weight[1], weight[2]});
 }
 
-// closest point of the tetrahedron to the origin; returns false when the origin is inside
-bool SolveTetrahedron(Simplex* s) {
-  // faces with the opposite vertex: the origin is outside a face when it and the opposite vertex
-  // lie on different sides of its plane
+// closest point of the tetrahedron to the origin; returns false when the origin is inside by
+// more than `tolerance` [m] from every face (a nearly flat tetrahedron on a flat part of the
+// Minkowski difference must not report a point just outside it as inside)
+bool SolveTetrahedron(Simplex* s, Real tolerance) {
+  // faces with the opposite vertex: the origin is outside a face (or within the tolerance of
+  // it) when its distance to the face plane, oriented away from the opposite vertex, is above
+  // −tolerance
   constexpr int kFaces[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
   Real best_distance = std::numeric_limits<Real>::infinity();
   std::array<int, 3> best_keep{};
@@ -152,11 +165,13 @@ bool SolveTetrahedron(Simplex* s) {
   int best_count = 0;
   for (const auto& face : kFaces) {
     const Vec3& a = s->vertices[face[0]].w;
-    const Vec3 normal = (s->vertices[face[1]].w - a).cross(s->vertices[face[2]].w - a);
-    const Real side_origin = -normal.dot(a);
-    const Real side_opposite = normal.dot(s->vertices[face[3]].w - a);
-    if (side_origin * side_opposite > 0) continue;
-    if (side_origin == 0 && side_opposite != 0) continue;  // origin on the face plane, inside
+    Vec3 normal = (s->vertices[face[1]].w - a).cross(s->vertices[face[2]].w - a);
+    const Real length = normal.norm();
+    if (length > 0) {
+      normal /= length;
+      if (normal.dot(s->vertices[face[3]].w - a) > 0) normal = -normal;
+      if (-normal.dot(a) <= -tolerance) continue;
+    }
     std::array<int, 3> keep{};
     std::array<Real, 3> weight{};
     const int count = ClosestOnTriangle(*s, face[0], face[1], face[2], &keep, &weight);
@@ -174,7 +189,7 @@ bool SolveTetrahedron(Simplex* s) {
 }
 
 // updates the simplex to the sub-simplex nearest the origin; returns false when it holds it
-bool SolveSimplex(Simplex* s) {
+bool SolveSimplex(Simplex* s, Real tolerance) {
   switch (s->count) {
     case 1:
       s->weights[0] = 1;
@@ -190,7 +205,7 @@ bool SolveSimplex(Simplex* s) {
       return true;
     }
     default:
-      return SolveTetrahedron(s);
+      return SolveTetrahedron(s, tolerance);
   }
 }
 
@@ -214,13 +229,25 @@ bool RunGjk(const ConvexSupport& a, const ConvexSupport& b, Real length_scale, S
     const SupportPoint w = Support(a, b, -v);
     // converged: the lower bound vᵀw/|v| is within tolerance of |v|
     if (v_squared - v.dot(w.w) <= kGjkRelativeTolerance * v_squared) return false;
-    // a repeated vertex means no progress is possible
+    // a repeated vertex (to within the tolerance: curved sets return nearby points) means no
+    // progress is possible
     for (int i = 0; i < simplex->count; ++i) {
-      if (simplex->vertices[i].w == w.w) return false;
+      if ((simplex->vertices[i].w - w.w).norm() <= kOverlapTolerance * length_scale) return false;
     }
     simplex->vertices[simplex->count++] = w;
     const Simplex previous = *simplex;
-    if (!SolveSimplex(simplex)) return true;
+    if (!SolveSimplex(simplex, kInsideTolerance * length_scale)) {
+      // a flat tetrahedron cannot decide containment: stop with the previous answer instead
+      const Vec3& p0 = previous.vertices[0].w;
+      const Vec3 e1 = previous.vertices[1].w - p0;
+      const Vec3 e2 = previous.vertices[2].w - p0;
+      const Vec3 e3 = previous.vertices[3].w - p0;
+      const Real size = std::max({e1.norm(), e2.norm(), e3.norm()});
+      if (std::abs(e1.dot(e2.cross(e3))) > kFlatTetrahedron * size * size * size) return true;
+      *simplex = previous;
+      simplex->count -= 1;
+      return false;
+    }
     const Vec3 next = ClosestPoint(*simplex);
     // no decrease (rounding on curved sets): keep the previous answer
     if (next.squaredNorm() >= v_squared) {
@@ -266,17 +293,22 @@ struct Epa {
   int face_count = 0;
   Vec3 interior = Vec3::Zero();
 
-  // adds face (i, j, k) oriented away from the interior point; false when out of capacity
-  bool AddFace(int i, int j, int k) {
-    if (face_count >= kEpaMaxFaces) return false;
+  // adds face (i, j, k), turned away from the interior point when `orient` (the initial
+  // tetrahedron; later faces inherit the winding of the horizon); false when out of capacity
+  bool AddFace(int i, int j, int k, bool orient) {
+    // reuse the first removed facet's slot, else append
+    int slot = 0;
+    while (slot < face_count && faces[slot].alive) ++slot;
+    if (slot >= kEpaMaxFaces) return false;
+    if (slot == face_count) ++face_count;
     const Vec3& p = vertices[i].w;
     Vec3 normal = (vertices[j].w - p).cross(vertices[k].w - p);
-    if (normal.dot(p - interior) < 0) {
+    if (orient && normal.dot(p - interior) < 0) {
       std::swap(j, k);
       normal = -normal;
     }
     const Real length = normal.norm();
-    EpaFace& face = faces[face_count++];
+    EpaFace& face = faces[slot];
     face.v = {i, j, k};
     face.alive = true;
     if (length > 0) {
@@ -358,10 +390,10 @@ PenetrationResult EpaPenetration(const ConvexSupport& a, const ConvexSupport& b,
     epa.interior += 0.25 * simplex.vertices[i].w;
   }
   epa.vertex_count = 4;
-  epa.AddFace(0, 1, 2);
-  epa.AddFace(0, 3, 1);
-  epa.AddFace(0, 2, 3);
-  epa.AddFace(1, 3, 2);
+  epa.AddFace(0, 1, 2, true);
+  epa.AddFace(0, 3, 1, true);
+  epa.AddFace(0, 2, 3, true);
+  epa.AddFace(1, 3, 2, true);
 
   const Real tolerance = kEpaTolerance * length_scale;
   std::array<std::array<int, 2>, kEpaMaxHorizon> horizon;
@@ -383,29 +415,37 @@ PenetrationResult EpaPenetration(const ConvexSupport& a, const ConvexSupport& b,
     const int added = epa.vertex_count;
     epa.vertices[epa.vertex_count++] = w;
 
-    // remove the facets that see the new vertex; their unshared edges form the horizon
+    // remove the facets that see the new vertex, flood-filling over shared edges from the best
+    // one (a connected set even where rounding makes the curved hull slightly non-convex); the
+    // edges where the fill stops form the horizon, wound as the removed facets were
     int horizon_count = 0;
     bool overflow = false;
-    for (int f = 0; f < epa.face_count; ++f) {
-      EpaFace& face = epa.faces[f];
-      if (!face.alive) continue;
-      const Real height = std::isfinite(face.distance)
-                              ? face.normal.dot(w.w - epa.vertices[face.v[0]].w)
-                              : Real{1};  // slivers always go
-      if (height <= 0) continue;
-      face.alive = false;
+    std::array<int, kEpaMaxFaces> stack;
+    int stack_count = 0;
+    epa.faces[best].alive = false;
+    stack[stack_count++] = best;
+    while (stack_count > 0) {
+      const std::array<int, 3> removed = epa.faces[stack[--stack_count]].v;
       for (int e = 0; e < 3; ++e) {
-        const int from = face.v[e];
-        const int to = face.v[(e + 1) % 3];
-        int found = -1;
-        for (int h = 0; h < horizon_count; ++h) {
-          if (horizon[h][0] == to && horizon[h][1] == from) {
-            found = h;
-            break;
+        const int from = removed[e];
+        const int to = removed[(e + 1) % 3];
+        // the live facet across this edge holds it the other way round
+        int neighbor = -1;
+        for (int g = 0; g < epa.face_count && neighbor < 0; ++g) {
+          const EpaFace& face = epa.faces[g];
+          if (!face.alive) continue;
+          for (int m = 0; m < 3; ++m) {
+            if (face.v[m] == to && face.v[(m + 1) % 3] == from) neighbor = g;
           }
         }
-        if (found >= 0) {
-          horizon[found] = horizon[--horizon_count];
+        if (neighbor < 0) continue;  // removed already: an inner edge
+        EpaFace& face = epa.faces[neighbor];
+        const Real height = std::isfinite(face.distance)
+                                ? face.normal.dot(w.w - epa.vertices[face.v[0]].w)
+                                : Real{1};  // slivers always go
+        if (height > 0) {
+          face.alive = false;
+          stack[stack_count++] = neighbor;
         } else if (horizon_count < kEpaMaxHorizon) {
           horizon[horizon_count++] = {from, to};
         } else {
@@ -416,7 +456,7 @@ PenetrationResult EpaPenetration(const ConvexSupport& a, const ConvexSupport& b,
     if (horizon_count == 0 || overflow) break;
     bool full = false;
     for (int h = 0; h < horizon_count && !full; ++h) {
-      full = !epa.AddFace(horizon[h][0], horizon[h][1], added);
+      full = !epa.AddFace(horizon[h][0], horizon[h][1], added, false);
     }
     if (full) break;
   }
@@ -454,10 +494,26 @@ PenetrationResult EpaPenetration(const ConvexSupport& a, const ConvexSupport& b,
 }
 
 
-ConvexContact CalcConvexContact(const ConvexSupport& a, const ConvexSupport& b, Real length_scale) {
+namespace {
+
+// a support mapping translated by `offset`
+struct ShiftedSupport {
+  ConvexSupport base;
+  Vec3 offset;
+};
+
+Vec3 ShiftedSupportPoint(const void* shape, const Vec3& direction) {
+  const ShiftedSupport& shifted = *static_cast<const ShiftedSupport*>(shape);
+  return shifted.base(direction) + shifted.offset;
+}
+
+// GJK when apart, else EPA; `overlapping` tells which
+ConvexContact DirectContact(const ConvexSupport& a, const ConvexSupport& b, Real length_scale,
+                            bool* overlapping) {
   ConvexContact contact;
   const GjkResult gjk = GjkDistance(a, b, length_scale);
-  if (!gjk.overlapping && gjk.distance > kOverlapTolerance * length_scale) {
+  *overlapping = gjk.overlapping || gjk.distance <= kOverlapTolerance * length_scale;
+  if (!*overlapping) {
     contact.distance = gjk.distance;
     contact.normal = (gjk.point_a - gjk.point_b) / gjk.distance;
     contact.point_a = gjk.point_a;
@@ -470,6 +526,26 @@ ConvexContact CalcConvexContact(const ConvexSupport& a, const ConvexSupport& b, 
   contact.point_a = epa.point_a;
   contact.point_b = epa.point_b;
   contact.exact = epa.converged;
+  return contact;
+}
+
+}  // namespace
+
+
+ConvexContact CalcConvexContact(const ConvexSupport& a, const ConvexSupport& b, Real length_scale) {
+  bool overlapping = false;
+  const ConvexContact direct = DirectContact(a, b, length_scale, &overlapping);
+  if (overlapping || direct.distance > kNearContact * length_scale) return direct;
+  // nearly touching: the direction a − b of GJK's tiny closest points is noise. A is moved by
+  // −τ·n (n that guess) and queried again: deeper by τ if the guess was right (EPA is well
+  // conditioned there), apart by τ if it was not; the answer is moved back along the new normal
+  const Vec3 guess = direct.normal;
+  const Real shift = kNearContactShift * length_scale;
+  const ShiftedSupport shifted{a, -shift * guess};
+  ConvexContact contact =
+      DirectContact({&ShiftedSupportPoint, &shifted}, b, length_scale, &overlapping);
+  contact.distance += shift * guess.dot(contact.normal);
+  contact.point_a += shift * guess;
   return contact;
 }
 

@@ -10,7 +10,7 @@
 //     case gives the single point of step 1.
 // Accuracy: depths and normals are exact (to rounding) where GJK/EPA are exact, i.e. whenever the
 // contact is on flat parts of the Minkowski difference (cap or side line on a face, sphere pairs,
-// polytope corners); on curved parts GJK stops at a relative 1e-12 and EPA at 1e-11·length or at
+// polytope corners); on curved parts GJK stops at a relative 1e-12 and EPA at 1e-9·length or at
 // its capacity (gjk.h). The 16-gon's vertices lie on the rim, so clipped points are true surface
 // points: the polygon shrinks the manifold's extent by at most r(1 − cos(π/16)) ≈ 0.019·r, and for
 // a cap tilted by θ ≤ kFlatAngle its deepest vertex can miss the deepest rim point by at most
@@ -160,12 +160,12 @@ void AddFeatureContact(const ContactFeature& feature_a, const ContactFeature& fe
   out->Add(contact.normal, contact.point_a, contact.point_b, 0);
 }
 
-// cylinder A against a shape B given by its support; `feature_b` is called with the direction
-// +n to get B's facing feature
+// cylinder A against a shape B given by its support; `feature_of_b` gives B's feature facing a
+// direction. `axis_b` and `center_b`: B's axis line when it has one (capsule, cylinder)
 template <typename FeatureOfB>
 void CylinderVsConvex(const PlacedShape& cylinder_shape, const ConvexSupport& support_b,
                       Real radius_b, Real length_scale_b, const FeatureOfB& feature_of_b,
-                      Real margin, Manifold* out) {
+                      const Vec3* axis_b, const Vec3& center_b, Real margin, Manifold* out) {
   const Cylinder cylinder = MakeCylinder(cylinder_shape);
   const Real length_scale = std::min({cylinder.radius, cylinder.half_length, length_scale_b});
   ConvexContact contact = CalcConvexContact({&CylinderSupport, &cylinder}, support_b, length_scale);
@@ -173,10 +173,24 @@ void CylinderVsConvex(const PlacedShape& cylinder_shape, const ConvexSupport& su
   contact.distance -= radius_b;
   contact.point_b += radius_b * contact.normal;
   if (contact.distance >= margin) return;
+
+  // exactly parallel axes side by side: the normal is the axes' common perpendicular (GJK/EPA
+  // on the curved sides only approach it)
+  const Vec3 axis = cylinder.rotation.col(2);
+  if (axis_b != nullptr && axis.cross(*axis_b).norm() <= 1e-12 &&
+      std::abs(axis.dot(contact.normal)) <= std::sin(kFlatAngle)) {
+    Vec3 offset = cylinder.center - center_b;
+    offset -= axis.dot(offset) * axis;
+    if (offset.norm() > 1e-9 * length_scale) contact.normal = offset.normalized();
+  }
+
+  // the facing features; a face of either side sets the other's facing direction exactly
   ContactFeature feature_a;
   ContactFeature feature_b;
-  CylinderFeature(cylinder, -contact.normal, &feature_a);
   feature_of_b(contact.normal, &feature_b);
+  CylinderFeature(cylinder, feature_b.count >= 3 ? Vec3(-feature_b.normal) : Vec3(-contact.normal),
+                  &feature_a);
+  if (feature_b.count < 3 && feature_a.count >= 3) feature_of_b(-feature_a.normal, &feature_b);
   AddFeatureContact(feature_a, feature_b, contact, margin, length_scale, out);
 }
 
@@ -239,8 +253,8 @@ void CylinderVsCapsule(const PlacedShape& cylinder, const PlacedShape& capsule, 
       feature->ids[end] = static_cast<std::uint32_t>(end);
     }
   };
-  CylinderVsConvex(cylinder, {&SegmentSupport, core.data()}, radius, radius, feature_of_b, margin,
-                   out);
+  CylinderVsConvex(cylinder, {&SegmentSupport, core.data()}, radius, radius, feature_of_b, &axis,
+                   capsule.center, margin, out);
 }
 
 
@@ -252,7 +266,7 @@ void CylinderVsBox(const PlacedShape& cylinder, const PlacedShape& box, Real mar
     PolytopeFeature(polytope, normal, feature);
   };
   CylinderVsConvex(cylinder, PolytopeSupport(&polytope), 0, polytope.InnerScale(), feature_of_b,
-                   margin, out);
+                   nullptr, Vec3::Zero(), margin, out);
 }
 
 
@@ -261,8 +275,10 @@ void CylinderVsCylinder(const PlacedShape& a, const PlacedShape& b, Real margin,
   const auto feature_of_b = [&](const Vec3& normal, ContactFeature* feature) {
     CylinderFeature(cylinder_b, normal, feature);
   };
+  const Vec3 axis_b = cylinder_b.rotation.col(2);
   CylinderVsConvex(a, {&CylinderSupport, &cylinder_b}, 0,
-                   std::min(cylinder_b.radius, cylinder_b.half_length), feature_of_b, margin, out);
+                   std::min(cylinder_b.radius, cylinder_b.half_length), feature_of_b, &axis_b,
+                   cylinder_b.center, margin, out);
 }
 
 
@@ -273,7 +289,7 @@ void CylinderVsHull(const PlacedShape& cylinder, const ConvexHull& hull, const P
     PolytopeFeature(polytope, normal, feature);
   };
   CylinderVsConvex(cylinder, PolytopeSupport(&polytope), 0, polytope.InnerScale(), feature_of_b,
-                   margin, out);
+                   nullptr, Vec3::Zero(), margin, out);
 }
 
 }  // namespace sim::collision_internal

@@ -211,6 +211,23 @@ double BoxDistance(const Vec3& point, const Vec3& center, const Mat3& rotation, 
   return excess.cwiseMax(0.0).norm() + std::min(excess.maxCoeff(), 0.0);
 }
 
+// the cylinder's support mapping, written out again for the test
+struct CylinderFrame {
+  Vec3 center;
+  Mat3 rotation;
+  double radius;
+  double half_length;
+};
+Vec3 CylinderSupport(const void* shape, const Vec3& d) {
+  const CylinderFrame& c = *static_cast<const CylinderFrame*>(shape);
+  const Vec3 local = c.rotation.transpose() * d;
+  const double radial = local.head<2>().norm();
+  Vec3 point(0, 0, local.z() >= 0 ? c.half_length : -c.half_length);
+  if (radial > 0) point.head<2>() = c.radius * local.head<2>() / radial;
+  return c.center + c.rotation * point;
+}
+Vec3 PointSupport(const void* shape, const Vec3&) { return *static_cast<const Vec3*>(shape); }
+
 // every point of `part` is a point of `whole` (normal, points)
 void ExpectContains(const Manifold& whole, const Manifold& part, double tolerance) {
   for (int i = 0; i < part.count; ++i) {
@@ -676,6 +693,130 @@ TEST(CylinderPairsTest, CylinderOnPrismHullAndOnCylinder) {
   }
 }
 
+TEST(CylinderPairsTest, ParallelLyingCylindersAndCapsuleGiveTheOverlapEnds) {
+  const ShapeGeometry cylinder = CylinderGeometry(0.2, 0.5);
+  const ShapeGeometry capsule = CapsuleGeometry(0.1, 0.5);
+  const Mat3 along_x = AxisAngle(kPi / 2, Vec3::UnitY());
+  // both along x, B's shifted by 0.3: their side lines overlap on x ∈ [−0.2, 0.5], 1 cm deep
+  Manifold cylinders;
+  np::CylinderVsCylinder(Place(cylinder, Vec3(0, 0, 0.39), along_x),
+                         Place(cylinder, Vec3(0.3, 0, 0), along_x), kMargin, &cylinders);
+  Manifold with_capsule;
+  np::CylinderVsCapsule(Place(cylinder, Vec3(0, 0, 0.29), along_x),
+                        Place(capsule, Vec3(0.3, 0, 0), along_x), kMargin, &with_capsule);
+  for (const Manifold* manifold : {&cylinders, &with_capsule}) {
+    ASSERT_EQ(manifold->count, 2);
+    for (int i = 0; i < 2; ++i) {
+      const ManifoldPoint& p = manifold->points[i];
+      EXPECT_NEAR(Gap(p), -0.01, kTol);
+      ExpectVecNear(p.normal, Vec3::UnitZ(), kTol);
+      EXPECT_NEAR(p.point_a.x(), i == 0 ? -0.2 : 0.5, kTol);
+    }
+  }
+}
+
+// signed distances used to check that manifold points lie on the surfaces [m]
+double CylinderDistance(const Vec3& point, const PlacedShape& c) {
+  const Vec3 local = c.rotation.transpose() * (point - c.center);
+  const Vec2 excess(local.head<2>().norm() - c.geometry->radius,
+                    std::abs(local.z()) - c.geometry->half_length);
+  return excess.cwiseMax(0.0).norm() + std::min(excess.maxCoeff(), 0.0);
+}
+double CapsuleDistance(const Vec3& point, const PlacedShape& c) {
+  const Vec3 half = c.geometry->half_length * c.rotation.col(2);
+  const double t = np::ClosestParameterOnSegment(c.center - half, c.center + half, point);
+  return (point - (c.center - half + 2 * t * half)).norm() - c.geometry->radius;
+}
+
+TEST(CylinderPairsTest, RandomPosesGiveSurfacePointsAtTheSignedDistance) {
+  // every pair, 200 random poses each: points on both surfaces, gaps consistent, the deepest gap
+  // equal to the signed distance of the sets (from GJK/EPA on exact supports) up to the 16-gon
+  std::mt19937_64 random(6);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  const ConvexHull prism = PrismHull(7, 0.4, 0.3);
+  const ShapeGeometry box = BoxGeometry(Vec3(0.4, 0.3, 0.25));
+  const ShapeGeometry capsule = CapsuleGeometry(0.15, 0.3);
+  const ShapeGeometry other_cylinder = CylinderGeometry(0.25, 0.35);
+  const ShapeGeometry cylinder = CylinderGeometry(0.3, 0.4);
+  const double r = 0.3;
+  // chords of the 16-gon lie inside the rim by at most r(1 − cos(π/16)); the clip slack 1e-5·L
+  const double chord = r * (1 - std::cos(kPi / 16)) + 1e-9;
+  const double slack = 1e-5;
+  int counts[4] = {0, 0, 0, 0};
+  for (int pair = 0; pair < 4; ++pair) {
+    for (int trial = 0; trial < kRandomPoses; ++trial) {
+      SCOPED_TRACE("pair " + std::to_string(pair) + " trial " + std::to_string(trial));
+      const PlacedShape a = Place(cylinder, RandomVector(random, -0.1, 0.1) + Vec3(0, 0, 0.6),
+                                  RandomRotation(random));
+      // B at the origin; A moved along the line of centres to a gap in [−3 cm, 2 cm]
+      const Mat3 rotation_b = RandomRotation(random);
+      const PlacedShape b = Place(pair == 0   ? box
+                                  : pair == 1 ? capsule
+                                  : pair == 2 ? other_cylinder
+                                              : kHullGeometry,
+                                  Vec3::Zero(), rotation_b);
+      const BoxFrame box_frame{Vec3::Zero(), rotation_b, box.half_extents};
+      const CylinderFrame cylinder_frame{Vec3::Zero(), rotation_b, 0.25, 0.35};
+      const Vec3 half = 0.3 * rotation_b.col(2);
+      const std::array<Vec3, 2> core = {-half, half};
+      std::vector<Vec3> hull_world;
+      for (const Vec3& v : prism.vertices) hull_world.push_back(rotation_b * v);
+      const auto hull_support = [](const void* shape, const Vec3& d) {
+        const auto& points = *static_cast<const std::vector<Vec3>*>(shape);
+        int best = 0;
+        for (int i = 1; i < static_cast<int>(points.size()); ++i) {
+          if (points[i].dot(d) > points[best].dot(d)) best = i;
+        }
+        return points[best];
+      };
+      const np::ConvexSupport support_b =
+          pair == 0   ? np::ConvexSupport{&BoxSupport, &box_frame}
+          : pair == 1 ? np::ConvexSupport{&SegmentSupport, core.data()}
+          : pair == 2 ? np::ConvexSupport{&CylinderSupport, &cylinder_frame}
+                      : np::ConvexSupport{hull_support, &hull_world};
+      const double round_b = pair == 1 ? capsule.radius : 0;
+      const auto distance_at = [&](const Vec3& center) {
+        const CylinderFrame frame{center, a.rotation, 0.3, 0.4};
+        return np::CalcConvexContact({&CylinderSupport, &frame}, support_b, 0.1).distance - round_b;
+      };
+      // slide A along its offset direction to the target gap (the distance is monotone enough)
+      const double target = -0.03 + 0.05 * uniform(random);
+      Vec3 center = a.center;
+      const Vec3 direction = center.normalized();
+      for (int step = 0; step < 30; ++step) center -= (distance_at(center) - target) * direction;
+      const double distance = distance_at(center);
+      const PlacedShape placed_a = Place(cylinder, center, a.rotation);
+      Manifold manifold;
+      if (pair == 0) np::CylinderVsBox(placed_a, b, kMargin, &manifold);
+      if (pair == 1) np::CylinderVsCapsule(placed_a, b, kMargin, &manifold);
+      if (pair == 2) np::CylinderVsCylinder(placed_a, b, kMargin, &manifold);
+      if (pair == 3) np::CylinderVsHull(placed_a, prism, b, kMargin, &manifold);
+      ASSERT_GT(manifold.count, 0) << distance;
+      counts[pair] += manifold.count > 1;
+      double deepest = 1;
+      for (int i = 0; i < manifold.count; ++i) {
+        const ManifoldPoint& p = manifold.points[i];
+        EXPECT_NEAR(p.normal.norm(), 1, kTol);
+        EXPECT_LT(Gap(p), kMargin);
+        deepest = std::min(deepest, Gap(p));
+        const double on_a = CylinderDistance(p.point_a, placed_a);
+        EXPECT_GT(on_a, -chord - 1e-6);
+        EXPECT_LT(on_a, slack);
+        const double on_b = pair == 0
+                                ? BoxDistance(p.point_b, Vec3::Zero(), rotation_b, box.half_extents)
+                            : pair == 1 ? CapsuleDistance(p.point_b, b)
+                            : pair == 2 ? CylinderDistance(p.point_b, b)
+                                        : 0.0;
+        EXPECT_GT(on_b, -chord - 1e-6);
+        EXPECT_LT(on_b, slack);
+      }
+      EXPECT_NEAR(deepest, distance, chord);
+    }
+  }
+  std::printf("multi-point manifolds: box %d capsule %d cylinder %d hull %d of %d\n", counts[0],
+              counts[1], counts[2], counts[3], kRandomPoses);
+}
+
 // ---- feature ids stable under ±1e-9 m / ±1e-9 rad perturbations of A ----
 
 template <typename Collide>
@@ -764,23 +905,6 @@ TEST(HullStabilityTest, RestingContactsKeepTheirFeatureIds) {
 
 // ---- GJK/EPA on their own ----
 
-// the cylinder's support mapping, written out again for the test
-struct CylinderFrame {
-  Vec3 center;
-  Mat3 rotation;
-  double radius;
-  double half_length;
-};
-Vec3 CylinderSupport(const void* shape, const Vec3& d) {
-  const CylinderFrame& c = *static_cast<const CylinderFrame*>(shape);
-  const Vec3 local = c.rotation.transpose() * d;
-  const double radial = local.head<2>().norm();
-  Vec3 point(0, 0, local.z() >= 0 ? c.half_length : -c.half_length);
-  if (radial > 0) point.head<2>() = c.radius * local.head<2>() / radial;
-  return c.center + c.rotation * point;
-}
-Vec3 PointSupport(const void* shape, const Vec3&) { return *static_cast<const Vec3*>(shape); }
-
 TEST(GjkTest, CylinderToPointMatchesTheClosedFormOverRandomPoses) {
   // the generic GJK/EPA path the cylinder pairs use, against CylinderVsSphere's closed form
   std::mt19937_64 random(5);
@@ -802,7 +926,7 @@ TEST(GjkTest, CylinderToPointMatchesTheClosedFormOverRandomPoses) {
         std::max(contact.distance > 0 ? worst_outside : worst_inside, error);
   }
   // apart: GJK's relative 1e-12 stop in |v|² (seen: 2e-10 m); inside: EPA on the curved side
-  // stops at 1e-11·length or at its vertex capacity (seen: 3e-8 m over these poses)
+  // stops at 1e-9·length or at its vertex capacity (seen: 3e-8 m over these poses)
   EXPECT_LT(worst_outside, 1e-9);
   EXPECT_LT(worst_inside, 1e-6);
   std::printf("cylinder-point GJK error %.3g, EPA error %.3g\n", worst_outside, worst_inside);
