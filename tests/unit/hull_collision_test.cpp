@@ -817,6 +817,75 @@ TEST(CylinderPairsTest, RandomPosesGiveSurfacePointsAtTheSignedDistance) {
               counts[1], counts[2], counts[3], kRandomPoses);
 }
 
+// signed distance of a point to a placed hull (max of the face planes: exact inside and on
+// faces, a lower bound outside) [m]
+double HullDistance(const Vec3& point, const ConvexHull& hull, const PlacedShape& placed) {
+  const Vec3 local = placed.rotation.transpose() * (point - placed.center);
+  double distance = -1e300;
+  for (const ConvexHull::Face& face : hull.faces) {
+    distance = std::max(distance, face.normal.dot(local) - face.offset);
+  }
+  return distance;
+}
+
+TEST(HullPairsTest, RandomPenetratingHullsGiveSurfacePointsAtTheDepth) {
+  // SAT's depth is the exact penetration depth of two polytopes: the deepest point must equal
+  // EPA's (exact on polytopes), and every point lie on both surfaces (within the clip slack)
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  const ConvexHull hull_a = PrismHull(5, 0.35, 0.25);
+  const ConvexHull hull_b = HullFromPoints(
+      {Vec3(0.4, 0, -0.2), Vec3(-0.3, 0.3, -0.2), Vec3(-0.3, -0.35, -0.2), Vec3(0.05, 0.02, 0.35)},
+      "tetrahedron");
+  const auto support = [](const void* shape, const Vec3& d) {
+    const auto& points = *static_cast<const std::vector<Vec3>*>(shape);
+    int best = 0;
+    for (int i = 1; i < static_cast<int>(points.size()); ++i) {
+      if (points[i].dot(d) > points[best].dot(d)) best = i;
+    }
+    return points[best];
+  };
+  int multi_point = 0;
+  for (int trial = 0; trial < kRandomPoses; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const Mat3 rotation_a = RandomRotation(random);
+    const Mat3 rotation_b = RandomRotation(random);
+    const PlacedShape b = Place(kHullGeometry, Vec3::Zero(), rotation_b);
+    std::vector<Vec3> world_b;
+    for (const Vec3& v : hull_b.vertices) world_b.push_back(rotation_b * v);
+    const Vec3 direction = RandomVector(random, -1, 1).normalized();
+    const auto contact_at = [&](const Vec3& center) {
+      std::vector<Vec3> world_a;
+      for (const Vec3& v : hull_a.vertices) world_a.push_back(center + rotation_a * v);
+      return np::CalcConvexContact({support, &world_a}, {support, &world_b}, 0.2);
+    };
+    // slide A along `direction` to a depth in [0, 3 cm]
+    const double target = -0.03 * uniform(random);
+    Vec3 center = 0.8 * direction;
+    for (int step = 0; step < 40; ++step) {
+      center -= (contact_at(center).distance - target) /
+                std::max(0.2, direction.dot(contact_at(center).normal)) * direction;
+    }
+    const np::ConvexContact contact = contact_at(center);
+    if (contact.distance >= 0) continue;
+    const PlacedShape a = Place(kHullGeometry, center, rotation_a);
+    Manifold manifold;
+    np::HullVsHull(hull_a, a, hull_b, b, kMargin, &manifold);
+    ASSERT_GT(manifold.count, 0);
+    multi_point += manifold.count > 1;
+    double deepest = 1;
+    for (int i = 0; i < manifold.count; ++i) {
+      const ManifoldPoint& p = manifold.points[i];
+      deepest = std::min(deepest, Gap(p));
+      EXPECT_NEAR(HullDistance(p.point_a, hull_a, a), 0, 1e-5);
+      EXPECT_NEAR(HullDistance(p.point_b, hull_b, b), 0, 1e-5);
+    }
+    // EPA's tolerance is 1e-9 of the length scale; SAT is exact
+    EXPECT_NEAR(deepest, contact.distance, 1e-8);
+  }
+  EXPECT_GT(multi_point, 10);
+}
+
 // ---- feature ids stable under ±1e-9 m / ±1e-9 rad perturbations of A ----
 
 template <typename Collide>
