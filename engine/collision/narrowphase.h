@@ -129,7 +129,11 @@ void HullVsHull(const ConvexHull& hull_a, const PlacedShape& placed_a, const Con
 
 // cylinder pairs (narrowphase_cylinder.cpp); the cylinder is A. Deepest points and normal from
 // GJK/EPA on the exact cylinder support (analytic for the sphere); the manifold clips the
-// cylinder's cap (a 16-gon inscribed in the rim) or side line against the other shape's face.
+// cylinder's cap (a 16-gon inscribed in the rim) or side line against the other shape's face
+// (a face within 5° of the normal), so depths are exact and the manifold's extent is short by
+// at most r(1 − cos(π/16)) ≈ 0.019·r (see the file comment for tilted caps). Feature ids: 0 for
+// a single point, narrowphase_feature.h's clip ids (cylinder points 16·cap + k for cap vertices
+// k, 32 + end for side line ends), 2²⁹ + end for two parallel lines.
 
 /// Exact closest point of the solid cylinder to the sphere centre, or least penetration inside.
 void CylinderVsSphere(const PlacedShape& cylinder, const PlacedShape& sphere, Real margin,
