@@ -14,8 +14,11 @@
 #include <utility>
 
 #include "engine/core/math.h"
-#include "engine/geometry/convex_hull.h"
 #include "engine/model/model.h"
+
+namespace sim {
+struct ConvexHull;  // engine/geometry/convex_hull.h
+}  // namespace sim
 
 namespace sim::collision_internal {
 

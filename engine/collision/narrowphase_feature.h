@@ -14,6 +14,7 @@
 
 #include "engine/collision/gjk.h"
 #include "engine/collision/narrowphase.h"
+#include "engine/geometry/convex_hull.h"
 
 namespace sim::collision_internal {
 
