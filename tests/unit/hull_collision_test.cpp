@@ -963,6 +963,25 @@ TEST(HullStabilityTest, RestingContactsKeepTheirFeatureIds) {
         Vec3(0.1, 0, 0.9), Mat3::Identity(), 4);
   }
   {
+    SCOPED_TRACE("cylinder standing on a wider cylinder");
+    const ShapeGeometry base = CylinderGeometry(0.6, 0.5);
+    ExpectStableFeatures(
+        [&](const Vec3& c, const Mat3& r, Manifold* m) {
+          np::CylinderVsCylinder(Place(cylinder, c, r), Place(base, Vec3::Zero()), kMargin, m);
+        },
+        Vec3(0.1, 0, 0.9), Mat3::Identity(), 4);
+  }
+  {
+    SCOPED_TRACE("cylinder lying on a prism hull");
+    const ConvexHull slab = PrismHull(8, 1.0, 0.5);
+    ExpectStableFeatures(
+        [&](const Vec3& c, const Mat3& r, Manifold* m) {
+          np::CylinderVsHull(Place(cylinder, c, r), slab, Place(kHullGeometry, Vec3::Zero()),
+                             kMargin, m);
+        },
+        Vec3(0.1, 0, 0.8), along_x, 2);
+  }
+  {
     SCOPED_TRACE("cylinder lying on box");
     ExpectStableFeatures(
         [&](const Vec3& c, const Mat3& r, Manifold* m) {
