@@ -16,6 +16,10 @@
 #include "engine/core/math.h"
 #include "engine/model/model.h"
 
+namespace sim {
+struct ConvexHull;  // engine/geometry/convex_hull.h
+}  // namespace sim
+
 namespace sim::collision_internal {
 
 /// A shape placed in the world: its geometry and its frame (origin and axes) in world.
@@ -99,5 +103,49 @@ void CapsuleVsCapsule(const PlacedShape& a, const PlacedShape& b, Real margin, M
 void SphereVsBox(const PlacedShape& sphere, const PlacedShape& box, Real margin, Manifold* out);
 void CapsuleVsBox(const PlacedShape& capsule, const PlacedShape& box, Real margin, Manifold* out);
 void BoxVsBox(const PlacedShape& a, const PlacedShape& b, Real margin, Manifold* out);
+
+// convex hull pairs (narrowphase_hull.cpp); the hull is A, `hull` its shape-frame data placed by
+// the PlacedShape's frame (whose geometry is not read). Face contacts come from SAT over face
+// normals and edge–edge cross products, then reference/incident face clipping reduced to at most
+// four points (as BoxVsBox); a hull built from a box's corners gives BoxVsX's results.
+// Feature ids: HullVsPlane vertex index; HullVsSphere 0; HullVsCapsule 0 (edge/vertex region) or
+// 1 + 2·face + end (face region); HullVsHull/HullVsBox see narrowphase_feature.h.
+
+/// Hull vertices below `margin` over the plane (B), at most four (deepest + largest area).
+void HullVsPlane(const ConvexHull& hull, const PlacedShape& placed, const PlacedShape& plane,
+                 Real margin, Manifold* out);
+/// Exact closest point of the hull to the sphere centre (GJK), or the face of least penetration
+/// when the centre is inside; point_b is on the sphere's surface.
+void HullVsSphere(const ConvexHull& hull, const PlacedShape& placed, const PlacedShape& sphere,
+                  Real margin, Manifold* out);
+/// Exact closest points of hull and capsule segment (GJK), or the deepest point of the segment
+/// (minimum of the hull's face distance) when the segment enters the hull; in a face region the
+/// segment is clipped to the face and gives up to two points (as CapsuleVsBox).
+void HullVsCapsule(const ConvexHull& hull, const PlacedShape& placed, const PlacedShape& capsule,
+                   Real margin, Manifold* out);
+/// Hull (A) against box (B): HullVsHull with the box as a six-face polytope.
+void HullVsBox(const ConvexHull& hull, const PlacedShape& placed, const PlacedShape& box,
+               Real margin, Manifold* out);
+/// Hull (A) against hull (B).
+void HullVsHull(const ConvexHull& hull_a, const PlacedShape& placed_a, const ConvexHull& hull_b,
+                const PlacedShape& placed_b, Real margin, Manifold* out);
+
+// cylinder pairs (narrowphase_cylinder.cpp); the cylinder is A. Deepest points and normal from
+// GJK/EPA on the exact cylinder support (analytic for the sphere); the manifold clips the
+// cylinder's cap (a 16-gon inscribed in the rim) or side line against the other shape's face
+// (a face within 5° of the normal), so depths are exact and the manifold's extent is short by
+// at most r(1 − cos(π/16)) ≈ 0.019·r (see the file comment for tilted caps). Feature ids: 0 for
+// a single point, narrowphase_feature.h's clip ids (cylinder points 16·cap + k for cap vertices
+// k, 32 + end for side line ends), 2²⁹ + end for two parallel lines.
+
+/// Exact closest point of the solid cylinder to the sphere centre, or least penetration inside.
+void CylinderVsSphere(const PlacedShape& cylinder, const PlacedShape& sphere, Real margin,
+                      Manifold* out);
+void CylinderVsCapsule(const PlacedShape& cylinder, const PlacedShape& capsule, Real margin,
+                       Manifold* out);
+void CylinderVsBox(const PlacedShape& cylinder, const PlacedShape& box, Real margin, Manifold* out);
+void CylinderVsCylinder(const PlacedShape& a, const PlacedShape& b, Real margin, Manifold* out);
+void CylinderVsHull(const PlacedShape& cylinder, const ConvexHull& hull, const PlacedShape& placed,
+                    Real margin, Manifold* out);
 
 }  // namespace sim::collision_internal
