@@ -93,6 +93,55 @@ bool Collide(const PlacedShape& a, const PlacedShape& b, Real margin, Manifold* 
   namespace np = collision_internal;
   const ShapeType type_a = a.geometry->type;
   const ShapeType type_b = b.geometry->type;
+  // cylinders and convex hulls (A has the higher type: the hull, or the cylinder)
+  if (type_a == ShapeType::kCylinder) {
+    switch (type_b) {
+      case ShapeType::kPlane:
+        np::CylinderVsPlane(a, b, margin, manifold);
+        return true;
+      case ShapeType::kSphere:
+        np::CylinderVsSphere(a, b, margin, manifold);
+        return true;
+      case ShapeType::kBox:
+        np::CylinderVsBox(a, b, margin, manifold);
+        return true;
+      case ShapeType::kCapsule:
+        np::CylinderVsCapsule(a, b, margin, manifold);
+        return true;
+      case ShapeType::kCylinder:
+        np::CylinderVsCylinder(a, b, margin, manifold);
+        return true;
+      default:
+        return false;
+    }
+  }
+  if (type_a == ShapeType::kConvexHull && a.geometry->hull) {
+    const ConvexHull& hull = *a.geometry->hull;
+    switch (type_b) {
+      case ShapeType::kPlane:
+        np::HullVsPlane(hull, a, b, margin, manifold);
+        return true;
+      case ShapeType::kSphere:
+        np::HullVsSphere(hull, a, b, margin, manifold);
+        return true;
+      case ShapeType::kBox:
+        np::HullVsBox(hull, a, b, margin, manifold);
+        return true;
+      case ShapeType::kCapsule:
+        np::HullVsCapsule(hull, a, b, margin, manifold);
+        return true;
+      case ShapeType::kCylinder:
+        np::CylinderVsHull(b, hull, a, margin, manifold);
+        manifold->SwapSides();
+        return true;
+      case ShapeType::kConvexHull:
+        if (!b.geometry->hull) return false;
+        np::HullVsHull(hull, a, *b.geometry->hull, b, margin, manifold);
+        return true;
+      default:
+        return false;
+    }
+  }
   if (type_b == ShapeType::kPlane) {
     switch (type_a) {
       case ShapeType::kSphere:
@@ -146,6 +195,7 @@ bool Collide(const PlacedShape& a, const PlacedShape& b, Real margin, Manifold* 
   return false;
 }
 
+
 // manifold of a particle (a sphere, side A) against shape B; false when unsupported
 bool CollideParticle(const PlacedShape& particle, const PlacedShape& shape, Real margin,
                      Manifold* manifold) {
@@ -162,6 +212,15 @@ bool CollideParticle(const PlacedShape& particle, const PlacedShape& shape, Real
       return true;
     case ShapeType::kCapsule:
       np::SphereVsCapsule(particle, shape, margin, manifold);
+      return true;
+    case ShapeType::kCylinder:
+      np::CylinderVsSphere(shape, particle, margin, manifold);
+      manifold->SwapSides();
+      return true;
+    case ShapeType::kConvexHull:
+      if (!shape.geometry->hull) return false;
+      np::HullVsSphere(*shape.geometry->hull, shape, particle, margin, manifold);
+      manifold->SwapSides();
       return true;
     default:
       return false;
