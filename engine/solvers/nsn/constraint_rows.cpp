@@ -185,23 +185,29 @@ int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRo
 }
 
 
-Row ContactRow(const Vec3& direction, const ContactRowSide& a, const ContactRowSide& b) {
-  Row row;
+void FillContactRow(const Vec3& direction, const ContactRowSide& a, const ContactRowSide& b,
+                    Row* row) {
   int end = 0;
   const auto add = [&](const ContactRowSide& side, Real sign) {
     if (!side.particles) {
-      row.end[end++] = {side.block[0], sign * direction, sign * side.lever.cross(direction)};
+      RowEnd& e = row->end[end++];
+      e.block = side.block[0];
+      e.lin = sign * direction;
+      e.ang = sign * side.lever.cross(direction);
       return;
     }
     // a weighted particle point x = Σ w_k x_k moves with Σ w_k u_k
     for (int k = 0; k < 3 && end < kMaxRowEnds; ++k) {
       if (side.block[k] < 0 || side.weights(k) == 0) continue;
-      row.end[end++] = {side.block[k], sign * side.weights(k) * direction, Vec3::Zero()};
+      RowEnd& e = row->end[end++];
+      e.block = side.block[k];
+      e.lin = sign * side.weights(k) * direction;
+      e.ang.setZero();
     }
   };
   add(a, 1);
   add(b, -1);
-  return row;
+  for (; end < kMaxRowEnds; ++end) row->end[end].block = -1;
 }
 
 }  // namespace sim::nsn

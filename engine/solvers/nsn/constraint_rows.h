@@ -91,9 +91,11 @@ struct ContactRowSide {
   bool particles = false;
 };
 
-/// Row of a contact between two sides along `direction` (A gets +direction, B −direction);
-/// together the sides use at most kMaxRowEnds blocks.
-Row ContactRow(const Vec3& direction, const ContactRowSide& a, const ContactRowSide& b);
+/// Writes the row of a contact between two sides along `direction` into `row` (A gets
+/// +direction, B −direction); together the sides use at most kMaxRowEnds blocks, the rest of
+/// the row's ends get block −1.
+void FillContactRow(const Vec3& direction, const ContactRowSide& a, const ContactRowSide& b,
+                    Row* row);
 
 /// Row value J u for the velocity vector of each block (lin, ang per block).
 inline Real RowDot(const Row& row, const Vec3* lin, const Vec3* ang) {

@@ -331,14 +331,14 @@ void NewtonSystem::AssembleContactRows() {
     // gap C_n = nᵀ(a − b) − d with the normal fixed in world for the step (digest §2.9)
     info.gap = info.normal.dot(a - b) - info.thickness;
     const int normal_row = contact_row_begin_ + c;
-    gradients_[normal_row] = ContactRow(info.normal, side_a, side_b);
+    FillContactRow(info.normal, side_a, side_b, &gradients_[normal_row]);
     value_[normal_row] = info.gap;
     // friction acts at the surface: a round side's lever arm reaches its radius past the core
     side_a.lever -= info.radius_a * info.normal;
     side_b.lever += info.radius_b * info.normal;
     const int friction_row = friction_row_begin_ + 2 * c;
-    gradients_[friction_row] = ContactRow(info.tangent, side_a, side_b);
-    gradients_[friction_row + 1] = ContactRow(info.bitangent, side_a, side_b);
+    FillContactRow(info.tangent, side_a, side_b, &gradients_[friction_row]);
+    FillContactRow(info.bitangent, side_a, side_b, &gradients_[friction_row + 1]);
   }
 }
 
@@ -673,7 +673,8 @@ void NewtonSystem::KeepGradients() {
 
 void NewtonSystem::UpdateGeometricStiffness() {
   // Δf = Δt (J_phys(qⁿ⁺¹) − J_phys(qⁿ))ᵀ λⁿ⁺¹ on particle DOFs; c_k = Δf_k / Δu_k
-  if (!settings_.geometric_stiffness) return;
+  // only particle DOFs carry the estimate: nothing to do in a scene of rigid bodies
+  if (!settings_.geometric_stiffness || model_->particle_count() == 0) return;
   std::fill(scratch_lin_.begin(), scratch_lin_.end(), Vec3::Zero());
   bool any_particle_row = false;
   for (int i = 0; i < row_count(); ++i) {
