@@ -85,6 +85,54 @@ TEST(SceneShapesTest, BadCollisionKindIsAnError) {
               HasSubstr("object 'm' 'collision' is 'voxels', expected one of: sdf, hull"));
 }
 
+TEST(SceneShapesTest, BadMeshesAreReportedWithTheirNames) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  // a flat quad: no volume for a hull, and as an open surface no inside for a mass
+  std::ofstream(dir / "cs_flat.obj") << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n";
+  const std::string flat = (dir / "cs_flat.obj").string();
+  const std::string hull_errors =
+      ParseScene(SceneWith(R"({"name": "slab", "type": "mesh", "collision": "hull", "file": ")" +
+                           flat + R"("})"),
+                 "s.json")
+          .diagnostics()
+          .Format();
+  EXPECT_THAT(hull_errors, HasSubstr("zero volume"));
+  EXPECT_THAT(hull_errors, HasSubstr(flat));
+  EXPECT_THAT(hull_errors, HasSubstr("s.json:1: note: loaded by object 'slab'"));
+  const std::string open_errors =
+      ParseScene(SceneWith(R"({"name": "sheet", "type": "mesh", "file": ")" + flat + R"("})"),
+                 "s.json")
+          .diagnostics()
+          .Format();
+  EXPECT_THAT(open_errors, HasSubstr("object 'sheet' has no volume to take a mass from"));
+  // a degenerate triangle is a warning naming the mesh; the fixed object still loads
+  std::ofstream(dir / "cs_sliver.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 2 0 0\n"
+                                          "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\nf 1 2 5\n";
+  Expected<Scene> sliver =
+      ParseScene(SceneWith(R"({"name": "s", "type": "mesh", "fixed": true, "file": ")" +
+                           (dir / "cs_sliver.obj").string() + R"("})"),
+                 "s.json");
+  ASSERT_TRUE(sliver.ok()) << sliver.diagnostics().Format();
+  EXPECT_THAT(sliver.diagnostics().Format(), HasSubstr("degenerate"));
+}
+
+TEST(SceneShapesTest, InvertedTetIsReportedWithTheObject) {
+  // one tet listed clockwise (negative volume): the loader's located error, and a note at the
+  // scene line that loaded it
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  std::ofstream(dir / "cs_inv.node") << "4 3 0 0\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 0 0 1\n";
+  std::ofstream(dir / "cs_inv.ele") << "1 4 0\n0 0 2 1 3\n";
+  const std::string errors =
+      ParseScene(SceneWith(R"({"name": "jelly", "type": "tetmesh", "file": ")" +
+                           (dir / "cs_inv.ele").string() + R"("})"),
+                 "s.json")
+          .diagnostics()
+          .Format();
+  EXPECT_THAT(errors, HasSubstr("cs_inv.ele:2: error:"));
+  EXPECT_THAT(errors, HasSubstr("inverted"));
+  EXPECT_THAT(errors, HasSubstr("s.json:1: note: loaded by object 'jelly'"));
+}
+
 TEST(SceneShapesTest, AnalyticSdfObject) {
   Expected<Scene> scene = ParseScene(SceneWith(R"({"name": "spool", "type": "sdf", "fixed": true,
       "shape": {"op": "union", "children": [
