@@ -17,6 +17,7 @@ inline constexpr int kWorldBody = -1;
 
 struct ConvexHull;
 struct CollisionMesh;
+struct VisualMesh;
 class AnalyticSdf;
 
 enum class ShapeType {
@@ -172,6 +173,23 @@ struct Model {
   std::vector<Pose> shape_X_BS;     ///< shape frame in the body frame (world frame for kWorldBody)
   std::vector<int> shape_material;  ///< index into materials
   std::vector<std::array<float, 3>> shape_color;  ///< linear RGB [0, 1]
+  /// How a shape whose geometry is not a primitive (kConvexHull, kMesh, kSdf) is drawn: its
+  /// surface as triangles in the shape frame, built once at load; null for primitives. Empty
+  /// (as in hand-built test models) means all null.
+  std::vector<std::shared_ptr<const VisualMesh>> shape_visual_mesh;
+
+  // visuals: render-only geometry of bodies (URDF <visual>, scene objects drawn differently from
+  // their collision shapes). A body with at least one visual is drawn by its visuals and its
+  // collision shapes are hidden unless the viewer asks for collision geometry; a body without
+  // visuals is drawn by its shapes. Index = visual id.
+  std::vector<std::string> visual_name;
+  std::vector<int> visual_body;   ///< owning body or kWorldBody
+  std::vector<Pose> visual_X_BV;  ///< visual frame in the body frame (world for kWorldBody)
+  /// kBox, kSphere, kCapsule, kCylinder (sizes as for shapes), or kMesh with visual_mesh set
+  std::vector<ShapeGeometry> visual_geometry;
+  std::vector<std::shared_ptr<const VisualMesh>> visual_mesh;  ///< kMesh: the mesh, else null
+  /// linear RGBA [0, 1]; a mesh visual with alpha 0 keeps the colours and textures of its file
+  std::vector<std::array<float, 4>> visual_color;
 
   // free particles (3 DOF point masses; FEM nodes later); index = particle id
   std::vector<std::string> particle_name;
@@ -201,6 +219,7 @@ struct Model {
   int shape_count() const { return static_cast<int>(shape_geometry.size()); }
   int particle_count() const { return static_cast<int>(particle_mass.size()); }
   int joint_count() const { return static_cast<int>(joint_type.size()); }
+  int visual_count() const { return static_cast<int>(visual_body.size()); }
 
   /// Index of the body, particle or joint with this name, or -1.
   int FindBody(const std::string& name) const;

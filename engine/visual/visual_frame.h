@@ -5,13 +5,16 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "engine/geometry/visual_mesh.h"
 #include "engine/model/model.h"
 
 namespace sim {
 
 struct State;
+struct Contacts;
 
 /// One shape instance to draw.
 struct VisualShape {
@@ -23,6 +26,42 @@ struct VisualShape {
   std::array<float, 12> X_WS = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
   std::array<float, 4> color = {0.7f, 0.7f, 0.7f, 1.0f};  ///< linear RGBA
   std::int32_t body = kWorldBody;                         ///< owning body, for picking
+  /// A collision shape of a body that has visuals: drawn only when the viewer shows collision
+  /// geometry.
+  bool collision_only = false;
+};
+
+/// One placed instance of a VisualMesh (a visual, or the surface of a hull/mesh/SDF shape).
+struct VisualMeshInstance {
+  std::int32_t mesh = -1;  ///< index into VisualFrame::meshes
+  /// Mesh-to-world transform, row-major 3×4 [R | p] (p in m).
+  std::array<float, 12> X_WS = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+  /// linear RGBA; alpha 0 draws the mesh parts' own colours and textures
+  std::array<float, 4> color = {0.7f, 0.7f, 0.7f, 1.0f};
+  std::int32_t body = kWorldBody;  ///< owning body, for picking
+  std::int32_t shape = -1;         ///< the collision shape it draws, or −1 for a visual
+  bool collision_only = false;     ///< as VisualShape::collision_only
+};
+
+/// The boundary surface of one soft body as deformed at this frame.
+struct VisualSoftBody {
+  std::int32_t soft_body = -1;                  ///< index into Model::soft_bodies
+  std::vector<std::array<float, 3>> positions;  ///< one per node of the body, world [m]
+  std::vector<std::array<float, 3>> normals;    ///< smooth (area-weighted) unit vertex normals
+  std::vector<std::uint32_t> indices;           ///< boundary triangles over local node ids, CCW
+  std::vector<float> volumetric_strain;         ///< J − 1 per node [-]
+  std::vector<float> von_mises;                 ///< von Mises stress per node [Pa]
+  std::array<float, 4> color = {0.7f, 0.7f, 0.7f, 1.0f};  ///< linear RGBA
+};
+
+/// A contact and the force the solver found for it (the last step's).
+struct VisualContact {
+  std::array<float, 3> point = {0, 0, 0};           ///< world, midway between the surfaces [m]
+  std::array<float, 3> normal = {0, 0, 1};          ///< unit, from side B to side A
+  float normal_force = 0;                           ///< λ_n [N], ≥ 0
+  std::array<float, 3> friction_force = {0, 0, 0};  ///< tangential force on A, world [N]
+  bool sliding = false;  ///< friction at the cone's limit (slip); else stick
+  std::int32_t body_a = kWorldBody, body_b = kWorldBody;
 };
 
 struct VisualFrame {
@@ -30,6 +69,12 @@ struct VisualFrame {
   std::uint64_t step = 0;               ///< steps taken
   std::array<float, 3> up = {0, 0, 1};  ///< world up axis
   std::vector<VisualShape> shapes;
+  /// Mesh assets referenced by mesh_instances: the same pointers from frame to frame (they are
+  /// the Model's), so a renderer uploads each once.
+  std::vector<std::shared_ptr<const VisualMesh>> meshes;
+  std::vector<VisualMeshInstance> mesh_instances;
+  std::vector<VisualSoftBody> soft_bodies;
+  std::vector<VisualContact> contacts;  ///< empty unless contacts were passed in
 };
 
 /// Builds the snapshot of `state` (poses of every shape in world).
