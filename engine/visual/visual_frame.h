@@ -64,6 +64,16 @@ struct VisualContact {
   std::int32_t body_a = kWorldBody, body_b = kWorldBody;
 };
 
+/// The mouse perturbation spring of the studio (ctrl+drag), drawn as an arrow.
+struct VisualDrag {
+  bool active = false;
+  std::int32_t body = kWorldBody;  ///< dragged body, or kWorldBody when a particle is dragged
+  std::int32_t particle = -1;      ///< dragged particle (FEM node), or −1
+  std::array<float, 3> anchor = {0, 0, 0};  ///< grabbed point on the body, world [m]
+  std::array<float, 3> target = {0, 0, 0};  ///< where the mouse pulls it, world [m]
+  float force = 0;                          ///< spring force magnitude [N]
+};
+
 struct VisualFrame {
   double time = 0;                      ///< simulated time [s]
   std::uint64_t step = 0;               ///< steps taken
@@ -75,6 +85,9 @@ struct VisualFrame {
   std::vector<VisualMeshInstance> mesh_instances;
   std::vector<VisualSoftBody> soft_bodies;
   std::vector<VisualContact> contacts;  ///< empty unless contacts were passed in
+  // interaction state the studio adds before publishing (not produced by MakeVisualFrame)
+  std::int32_t selected_body = kWorldBody;  ///< highlighted body, or kWorldBody for none
+  VisualDrag drag;
 };
 
 /// Builds the snapshot of `state` (poses of every shape in world).
