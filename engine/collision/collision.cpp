@@ -371,6 +371,7 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
   if (first < 0 || second < 0) {
     const int particle = first < 0 ? -1 - first : -1 - second;
     const int shape = first < 0 ? second : first;
+    if (!model.ShapesMayCollide(-1, shape)) return;  // filtered by group/mask
     ShapeGeometry sphere;
     sphere.type = ShapeType::kSphere;
     sphere.radius = model.particle_radius[particle];
@@ -412,6 +413,7 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
     return;
   }
   if (SameFilterGroup(model, first_body, second_body)) return;  // a robot without self-collision
+  if (!model.ShapesMayCollide(first, second)) return;           // the scene's groups and masks
   const PlacedShape first_placed = PlaceShape(model, state, first);
   const PlacedShape second_placed = PlaceShape(model, state, second);
   if (!BoundsOverlap(first_placed, second_placed, margin)) return;

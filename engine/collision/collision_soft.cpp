@@ -231,6 +231,7 @@ void CollideSoftBodies(const Model& model, const State& state, Real margin, Real
     const Real pair_margin = margin + ws->soft_sweep[s];
     // triangles against every shape whose bounds reach the body's
     for (int shape = 0; shape < model.shape_count(); ++shape) {
+      if (!model.ShapesMayCollide(-1, shape)) continue;  // filtered by group/mask
       const PlacedShape placed = PlaceShape(model, state, shape);
       const Vec3 half = HalfExtentsWorld(placed);
       if (half.allFinite() &&

@@ -299,28 +299,34 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   const bool is_plane = type_value->string() == "plane";
   const bool is_particle = type_value->string() == "particle";
   if (is_plane) {
-    reader.CheckKeys(object, {"name", "type", "material", "color", "normal", "offset"}, what);
+    reader.CheckKeys(object,
+                     {"name", "type", "material", "color", "normal", "offset", "collision_group",
+                      "collides_with"},
+                     what);
   } else if (is_particle) {
     reader.CheckKeys(object,
                      {"name", "type", "material", "color", "radius", "mass", "density", "position",
                       "velocity", "fixed"},
                      what);
   } else if (type_value->string() == "mesh" || type_value->string() == "sdf") {
-    reader.CheckKeys(object,
-                     {"name", "type", "material", "color", "file", "scale", "collision",
-                      "sdf_resolution", "shape", "position", "quaternion_wxyz", "rpy_deg", "fixed",
-                      "mass", "density", "velocity", "angular_velocity"},
-                     what);
-  } else {
     reader.CheckKeys(
         object,
-        {"name", "type", "material", "color", "size", "radius", "length", "position",
-         "quaternion_wxyz", "rpy_deg", "fixed", "mass", "density", "velocity", "angular_velocity"},
+        {"name", "type", "material", "color", "file", "scale", "collision", "sdf_resolution",
+         "shape", "position", "quaternion_wxyz", "rpy_deg", "fixed", "mass", "density", "velocity",
+         "angular_velocity", "collision_group", "collides_with"},
         what);
+  } else {
+    reader.CheckKeys(object,
+                     {"name", "type", "material", "color", "size", "radius", "length", "position",
+                      "quaternion_wxyz", "rpy_deg", "fixed", "mass", "density", "velocity",
+                      "angular_velocity", "collision_group", "collides_with"},
+                     what);
   }
 
   ShapeGeometry geometry;
   bool ok = ReadGeometry(reader, object, *type_value, &geometry, what);
+  CollisionFilter filter;
+  if (!is_particle) ok &= ReadCollisionFilter(reader, object, what, &filter);
 
   // material and colour (the object's own colour overrides the material's)
   int material = 0;
@@ -425,6 +431,7 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   model->shape_geometry.push_back(geometry);
   model->shape_material.push_back(material);
   model->shape_color.push_back(color);
+  ApplyCollisionFilter(filter, shape, model);
   if (fixed) {
     if (ref != nullptr) *ref = {ObjectRef::Kind::kFixed, -1};
     model->shape_body.push_back(kWorldBody);

@@ -102,4 +102,45 @@ bool SceneReader::ReadBool(const JsonValue& object, const char* key, bool* out,
   return true;
 }
 
+bool ReadCollisionFilter(SceneReader& reader, const JsonValue& object, const std::string& what,
+                         CollisionFilter* filter) {
+  bool ok = true;
+  int group = 0;
+  if (object.Find("collision_group") != nullptr) {
+    filter->given = true;
+    ok &= reader.ReadInt(object, "collision_group", &group, 0, 31, what);
+    filter->group = std::uint32_t{1} << group;
+  }
+  const JsonValue* with = object.Find("collides_with");
+  if (with == nullptr) return ok;
+  filter->given = true;
+  if (!reader.ExpectType(*with, JsonValue::Type::kArray, what + " 'collides_with'")) return false;
+  // the listed groups only (an empty list collides with nothing)
+  filter->mask = 0;
+  for (std::size_t i = 0; i < with->items().size(); ++i) {
+    const JsonValue& item = with->items()[i];
+    const double value = item.is_number() ? item.number() : -1;
+    if (!item.is_number() || value != std::floor(value) || value < 0 || value > 31) {
+      reader.Error(item, what + " 'collides_with' element " + std::to_string(i) +
+                             " must be a group index in [0, 31]");
+      ok = false;
+      continue;
+    }
+    filter->mask |= std::uint32_t{1} << static_cast<int>(value);
+  }
+  return ok;
+}
+
+
+void ApplyCollisionFilter(const CollisionFilter& filter, int first_shape, Model* model) {
+  if (!filter.given && model->shape_collision_group.empty()) return;
+  // shapes read before the first filtered object keep the defaults
+  model->shape_collision_group.resize(model->shape_count(), 1u);
+  model->shape_collision_mask.resize(model->shape_count(), ~0u);
+  for (int s = first_shape; s < model->shape_count(); ++s) {
+    model->shape_collision_group[s] = filter.group;
+    model->shape_collision_mask[s] = filter.mask;
+  }
+}
+
 }  // namespace sim::io

@@ -2,6 +2,7 @@
 // JSON tree, each problem reported at the line and JSON pointer of the offending value.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -121,6 +122,23 @@ class SceneReader {
   std::string source_;
   Diagnostics* diagnostics_;
 };
+
+/// Collision filter of an object's shapes (see Model::shape_collision_group): 'collision_group'
+/// is a group index in [0, 31] (default 0), 'collides_with' an array of group indices (default:
+/// every group).
+struct CollisionFilter {
+  std::uint32_t group = 1;   ///< bit of the object's group
+  std::uint32_t mask = ~0u;  ///< bits of the groups it collides with
+  bool given = false;        ///< either key was present
+};
+
+/// Reads 'collision_group' and 'collides_with' of `object`. Returns false after reporting.
+bool ReadCollisionFilter(SceneReader& reader, const JsonValue& object, const std::string& what,
+                         CollisionFilter* filter);
+
+/// Gives shapes [first_shape, shape_count) the filter; the model's filter arrays are created
+/// (earlier shapes: group 0, all groups) only when some object sets a filter.
+void ApplyCollisionFilter(const CollisionFilter& filter, int first_shape, Model* model);
 
 /// Orientation from "quaternion_wxyz" or "rpy_deg" (URDF convention: R = Rz Ry Rx).
 bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,

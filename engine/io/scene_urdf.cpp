@@ -30,11 +30,11 @@ void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValu
 void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::string& name,
                     ObjectNames* names, Model* model, State* state) {
   const std::string what = "object '" + name + "'";
-  reader.CheckKeys(
-      object,
-      {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
-       "package_paths", "initial_positions", "hold_pose", "weld_fixed_joints", "self_collision"},
-      what);
+  reader.CheckKeys(object,
+                   {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
+                    "package_paths", "initial_positions", "hold_pose", "weld_fixed_joints",
+                    "self_collision", "collision_group", "collides_with"},
+                   what);
   const JsonValue* file = object.Find("file");
   if (file == nullptr) {
     reader.Error(object,
@@ -90,6 +90,8 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
       ok = false;
     }
   }
+  CollisionFilter filter;
+  ok &= ReadCollisionFilter(reader, object, what, &filter);
   if (!ok) return;
 
   const std::string path = (scene_dir / relative).string();
@@ -99,9 +101,11 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
 
   Diagnostics conversion;
   const int first_body = model->body_count();
+  const int first_shape = model->shape_count();
   const int root = AddRobotToModel(robot.value(), placement, model, state, &conversion);
   AppendWithNote(reader, conversion, *file, what);
   if (conversion.has_errors()) return;
+  ApplyCollisionFilter(filter, first_shape, model);
 
   // the object name stands for the root body; every body also as "name/link"
   if (!name.empty()) names->at(name) = ObjectRef{ObjectRef::Kind::kBody, root};

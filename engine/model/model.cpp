@@ -88,6 +88,21 @@ int JointFreedoms(JointType type) {
 }
 
 
+bool Model::ShapesMayCollide(int a, int b) const {
+  if (shape_collision_group.empty()) return true;
+  // particles, soft surfaces and shapes past the arrays (added without a filter): group 1, all
+  const auto group = [this](int s) {
+    return s >= 0 && s < static_cast<int>(shape_collision_group.size()) ? shape_collision_group[s]
+                                                                        : 1u;
+  };
+  const auto mask = [this](int s) {
+    return s >= 0 && s < static_cast<int>(shape_collision_mask.size()) ? shape_collision_mask[s]
+                                                                       : ~0u;
+  };
+  return (group(a) & mask(b)) != 0 && (group(b) & mask(a)) != 0;
+}
+
+
 int Model::FindBody(const std::string& name) const { return IndexOf(body_name, name); }
 int Model::FindParticle(const std::string& name) const { return IndexOf(particle_name, name); }
 int Model::FindJoint(const std::string& name) const { return IndexOf(joint_name, name); }

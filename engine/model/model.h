@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -177,6 +178,14 @@ struct Model {
   /// surface as triangles in the shape frame, built once at load; null for primitives. Empty
   /// (as in hand-built test models) means all null.
   std::vector<std::shared_ptr<const VisualMesh>> shape_visual_mesh;
+  /// Collision filtering by groups and masks (Bullet/PhysX style): shape s belongs to the groups
+  /// whose bits are set in shape_collision_group[s] and collides with the groups set in
+  /// shape_collision_mask[s]; two shapes collide only when each one's mask has a bit of the
+  /// other's groups. Empty (the default) means group bit 1 (group index 0) and mask "all" for every
+  /// shape; otherwise one entry per shape. Particles and soft-body surfaces are in group bit 1,
+  /// mask all.
+  std::vector<std::uint32_t> shape_collision_group;
+  std::vector<std::uint32_t> shape_collision_mask;
 
   // visuals: render-only geometry of bodies (URDF <visual>, scene objects drawn differently from
   // their collision shapes). A body with at least one visual is drawn by its visuals and its
@@ -226,6 +235,10 @@ struct Model {
   int FindParticle(const std::string& name) const;
   int FindJoint(const std::string& name) const;
   int FindMaterial(const std::string& name) const;
+
+  /// Whether the group/mask filter lets shapes `a` and `b` collide (see shape_collision_group);
+  /// −1 stands for a particle or soft-body surface (group bit 1, mask all).
+  bool ShapesMayCollide(int a, int b) const;
 };
 
 /// Volume of a closed shape [m³]; 0 for planes and open meshes.

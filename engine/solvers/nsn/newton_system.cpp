@@ -436,7 +436,7 @@ void NewtonSystem::Assemble() {
       c_diag_(i + k) = w(k) / dt;
       h_(i + k) = slip(k) + w(k) * force(k);
     }
-    errors_.friction = std::max(errors_.friction, std::hypot(h_(i), h_(i + 1)));
+    errors_.friction = std::max(errors_.friction, std::sqrt(h_(i) * h_(i) + h_(i + 1) * h_(i + 1)));
   }
 
   r_frozen_ = true;
