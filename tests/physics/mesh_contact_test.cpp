@@ -39,6 +39,34 @@ Vec3 WorldPoint(const State& state, const ContactSide& side) {
   return side.body == kWorldBody ? side.p_B : Vec3(state.body_X_WB[side.body] * side.p_B);
 }
 
+TEST(MeshContactTest, ContactsCarryTheSurfaceUvOfTheMesh) {
+  // a 20 cm cube with planar texture coordinates u = x/0.2 + 0.5, v = y/0.2 + 0.5, 1 mm into the
+  // ground: each contact's UV on the mesh side is that of its point (structure fields are looked
+  // up there); the UV is interpolated linearly over a triangle, so it is exact up to round-off
+  Model model = MakeEmptyModel();
+  State state;
+  AddWorldShape(&model, Plane(), Pose{});
+  TriangleMesh mesh = SubdividedBoxMesh(Vec3::Constant(0.1), 4);
+  for (const Vec3& v : mesh.vertices)
+    mesh.uvs.push_back(Vec2(v.x() / 0.2 + 0.5, v.y() / 0.2 + 0.5));
+  AddBody(&model, &state, "cube", MeshShape(mesh), 8, {Vec3(0, 0, 0.099), Quat::Identity()});
+  Contacts contacts;
+  CollisionStats stats;
+  DetectContacts(model, state, 0.005, &contacts, &stats);
+  ASSERT_GT(contacts.count(), 0);
+  for (const Contact& c : contacts.items) {
+    const ContactSide& side = c.a.shape == 1 ? c.a : c.b;
+    ASSERT_EQ(side.shape, 1);
+    ASSERT_TRUE(side.has_uv);
+    const Vec3 p = WorldPoint(state, side);  // body at the origin in x, y: body = world there
+    EXPECT_NEAR(side.uv.x(), p.x() / 0.2 + 0.5, 1e-9);
+    EXPECT_NEAR(side.uv.y(), p.y() / 0.2 + 0.5, 1e-9);
+    // the plane has no texture coordinates
+    EXPECT_FALSE((c.a.shape == 1 ? c.b : c.a).has_uv);
+  }
+}
+
+
 TEST(MeshContactTest, FineCubeOnAPlaneKeepsFourSpreadContacts) {
   // 20 cm cube, every face 10 × 10 quads (1200 triangles), 1 mm into the ground
   Model model = MakeEmptyModel();
