@@ -3,6 +3,7 @@
 // coarse mesh box crossing a box edge is found (vertex sampling misses it, Fig. 38), stacked meshes
 // touch through each other's grid SDF, and a dropped mesh cube comes to rest on the ground and on
 // another mesh under the NSN solver.
+#include <algorithm>
 #include <memory>
 #include <numbers>
 
@@ -64,6 +65,47 @@ TEST(MeshContactTest, ContactsCarryTheSurfaceUvOfTheMesh) {
     // the plane has no texture coordinates
     EXPECT_FALSE((c.a.shape == 1 ? c.b : c.a).has_uv);
   }
+}
+
+
+TEST(MeshContactTest, RedundantNonManifoldMeshIsReducedAndRests) {
+  // a scanned-object-like surface: a 20 cm cube of 20 × 20 quads per face (4800 triangles) with
+  // every triangle listed twice (non-manifold: no inside, no grid SDF), dropped 2 cm onto the
+  // ground. Its 441 bottom vertices, each in two copies, all touch; contact reduction must leave
+  // a small well-posed set so the NSN solve settles it
+  Model model = MakeEmptyModel();
+  State state;
+  AddWorldShape(&model, Plane(), Pose{});
+  TriangleMesh mesh = SubdividedBoxMesh(Vec3::Constant(0.1), 20);
+  const auto triangles = mesh.triangles;
+  mesh.triangles.insert(mesh.triangles.end(), triangles.begin(), triangles.end());
+  Diagnostics diagnostics;
+  ShapeGeometry shape;
+  shape.type = ShapeType::kMesh;
+  shape.mesh = BuildCollisionMesh(mesh, {}, "doubled cube", &diagnostics);
+  ASSERT_TRUE(shape.mesh != nullptr) << diagnostics.Format();
+  EXPECT_FALSE(shape.mesh->closed);
+  EXPECT_EQ(shape.mesh->sdf, nullptr);
+  const Real mass = 8;
+  AddBody(&model, &state, "scan", shape, mass, {Vec3(0, 0, 0.12), Quat::Identity()});
+  // the solid cube's inertia (the surface has no volume to integrate)
+  model.body_inertia[0] = Mat3::Identity() * (mass * 0.2 * 0.2 / 6);
+  auto simulation =
+      Simulation::Create(std::make_shared<const Model>(std::move(model)), state, "nsn");
+  ASSERT_TRUE(simulation.ok());
+  Simulation& sim = *simulation.value();
+  int most_contacts = 0;
+  for (int s = 0; s < 180; ++s) {
+    const StepReport& report = sim.Step();
+    ASSERT_EQ(report.status & kStepNonFinite, 0u) << "step " << s;
+    most_contacts = std::max(most_contacts, report.contact_count);
+  }
+  // at most four per group of similar normals (the flat bottom is one group)
+  EXPECT_LE(most_contacts, 8);
+  // at rest on its face: centre 0.1 m up within the settling penetration (< 1 mm), still
+  EXPECT_NEAR(sim.state().body_X_WB[0].p.z(), 0.1, 1e-3);
+  EXPECT_LT(sim.state().body_v_W[0].norm(), 1e-2);
+  EXPECT_LT(sim.state().body_w_W[0].norm(), 1e-1);
 }
 
 
