@@ -24,6 +24,19 @@ bool HasAxis(JointType type) {
          type == JointType::kPrismatic;
 }
 
+// a planar joint's axis is the normal of its plane
+bool NeedsAxis(JointType type) { return HasAxis(type) || type == JointType::kPlanar; }
+
+// a mimic read from a joint, resolved once every joint is known
+struct PendingMimic {
+  const JsonValue* at = nullptr;
+  int follower = -1;
+  std::string leader;
+  Real multiplier = 1;
+  Real offset = 0;
+  std::string what;
+};
+
 bool IsAngular(JointType type) {
   return type == JointType::kRevolute || type == JointType::kContinuous;
 }
@@ -158,43 +171,17 @@ bool ReadDrive(SceneReader& reader, const JsonValue& joint, JointType type, Join
                              "joints can)");
     return false;
   }
-  const std::string drive_what = what + " drive";
-  if (!reader.ExpectType(*value, JsonValue::Type::kObject, drive_what)) return false;
-  reader.CheckKeys(
-      *value, {"stiffness", "damping", "target_position", "target_position_deg", "target_velocity"},
-      drive_what);
-  bool ok = reader.ReadNumber(*value, "stiffness", &drive->stiffness, 0, kMaxGain, drive_what);
-  ok &= reader.ReadNumber(*value, "damping", &drive->damping, 0, kMaxGain, drive_what);
-  ok &= reader.ReadNumber(*value, "target_velocity", &drive->target_velocity, -kMaxCoordinate,
-                          kMaxCoordinate, drive_what);
-  const JsonValue* degrees = value->Find("target_position_deg");
-  if (degrees != nullptr && value->Find("target_position") != nullptr) {
-    reader.Error(*degrees,
-                 drive_what + " gives both 'target_position' and 'target_position_deg'; give one");
-    return false;
-  }
-  if (degrees != nullptr && !IsAngular(type)) {
-    reader.Error(*degrees, drive_what +
-                               " of a prismatic joint is in metres: use "
-                               "'target_position', not 'target_position_deg'");
-    return false;
-  }
-  ok &= reader.ReadNumber(*value, "target_position", &drive->target_position, -kMaxCoordinate,
-                          kMaxCoordinate, drive_what);
-  double target_deg = 0;
-  ok &= reader.ReadNumber(*value, "target_position_deg", &target_deg, -kMaxCoordinate,
-                          kMaxCoordinate, drive_what);
-  if (degrees != nullptr) drive->target_position = target_deg * kDegToRad;
-  return ok;
+  return ReadDriveObject(reader, *value, IsAngular(type), drive, what + " drive");
 }
 
 void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const ObjectNames& objects,
-               const State& state, std::set<std::string>* names, Model* model) {
+               const State& state, std::set<std::string>* names, Model* model,
+               std::vector<PendingMimic>* mimics) {
   std::string what = "joint " + std::to_string(index);
   if (!reader.ExpectType(joint, JsonValue::Type::kObject, what)) return;
   reader.CheckKeys(joint,
                    {"name", "type", "parent", "child", "anchor", "axis", "limits", "limits_deg",
-                    "compliance", "drive"},
+                    "compliance", "drive", "friction", "mimic"},
                    what);
   bool ok = true;
 
@@ -221,16 +208,18 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   JointType type = JointType::kNone;
   const JsonValue* type_value = joint.Find("type");
   if (type_value == nullptr) {
-    reader.Error(joint, what + " needs a 'type' (fixed, revolute, continuous, prismatic or ball)");
+    reader.Error(joint,
+                 what + " needs a 'type' (fixed, revolute, continuous, prismatic, ball or planar)");
     ok = false;
   } else if (reader.ExpectType(*type_value, JsonValue::Type::kString, what + " 'type'")) {
     for (JointType t : {JointType::kFixed, JointType::kRevolute, JointType::kContinuous,
-                        JointType::kPrismatic, JointType::kBall}) {
+                        JointType::kPrismatic, JointType::kBall, JointType::kPlanar}) {
       if (type_value->string() == JointTypeName(t)) type = t;
     }
     if (type == JointType::kNone) {
-      reader.Error(*type_value, what + " has unknown type '" + type_value->string() +
-                                    "' (expected fixed, revolute, continuous, prismatic or ball)");
+      reader.Error(*type_value,
+                   what + " has unknown type '" + type_value->string() +
+                       "' (expected fixed, revolute, continuous, prismatic, ball or planar)");
       ok = false;
     }
   } else {
@@ -260,7 +249,7 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   ok &= reader.ReadArray<3>(joint, "anchor", &anchor, what, -1e6, 1e6);
   Vec3 axis = Vec3::UnitX();
   if (const JsonValue* axis_value = joint.Find("axis")) {
-    if (type != JointType::kNone && !HasAxis(type)) {
+    if (type != JointType::kNone && !NeedsAxis(type)) {
       reader.Warning(*axis_value, what + " of type '" + JointTypeName(type) +
                                       "' has no axis; its 'axis' is ignored");
     } else if (reader.ReadArray<3>(joint, "axis", &axis, what, -1e6, 1e6)) {
@@ -273,9 +262,10 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
     } else {
       ok = false;
     }
-  } else if (HasAxis(type)) {
-    reader.Error(joint, what + " of type '" + JointTypeName(type) +
-                            "' needs an 'axis' [x, y, z] (world direction)");
+  } else if (NeedsAxis(type)) {
+    reader.Error(
+        joint, what + " of type '" + JointTypeName(type) + "' needs an 'axis' [x, y, z] (" +
+                   (type == JointType::kPlanar ? "the plane's normal, " : "") + "world direction)");
     ok = false;
   }
 
@@ -290,6 +280,44 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   }
   // compliance is m/N; 1 m/N is already softer than any joint meant to hold
   ok &= reader.ReadNumber(joint, "compliance", &compliance, 0, 1, what);
+  // Coulomb friction of the joint's motion [N·m or N]
+  double friction = 0;
+  if (const JsonValue* value = joint.Find("friction")) {
+    if (type != JointType::kNone && !HasAxis(type)) {
+      reader.Error(*value, what + " of type '" + JointTypeName(type) +
+                               "' cannot have friction (only revolute, continuous and prismatic "
+                               "joints can)");
+      ok = false;
+    } else {
+      ok &= reader.ReadNumber(joint, "friction", &friction, 0, kMaxGain, what);
+    }
+  }
+  // mimic {joint, multiplier, offset}: θ = multiplier·θ_joint + offset
+  PendingMimic mimic;
+  if (const JsonValue* value = joint.Find("mimic")) {
+    const std::string mimic_what = what + " 'mimic'";
+    if (type != JointType::kNone && !HasAxis(type)) {
+      reader.Error(*value, what + " of type '" + JointTypeName(type) +
+                               "' cannot mimic another joint (only revolute, continuous and "
+                               "prismatic joints can)");
+      ok = false;
+    } else if (reader.ExpectType(*value, JsonValue::Type::kObject, mimic_what)) {
+      reader.CheckKeys(*value, {"joint", "multiplier", "offset"}, mimic_what);
+      if (value->Find("joint") == nullptr) {
+        reader.Error(*value, mimic_what + " needs 'joint' (the name of the joint it follows)");
+        ok = false;
+      }
+      ok &= reader.ReadString(*value, "joint", &mimic.leader, mimic_what);
+      ok &= reader.ReadNumber(*value, "multiplier", &mimic.multiplier, -kMaxGain, kMaxGain,
+                              mimic_what);
+      ok &= reader.ReadNumber(*value, "offset", &mimic.offset, -kMaxCoordinate, kMaxCoordinate,
+                              mimic_what);
+      mimic.at = value;
+      mimic.what = what;
+    } else {
+      ok = false;
+    }
+  }
   if (!ok) return;
 
   // J is at the anchor with world orientation at the initial configuration, so the axis in J is
@@ -307,9 +335,49 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   model->joint_upper.push_back(upper);
   model->joint_compliance.push_back(compliance);
   model->joint_drive.push_back(drive);
+  if (friction > 0) {
+    model->joint_friction.resize(model->joint_count(), 0);
+    model->joint_friction.back() = friction;
+  }
+  if (mimic.at != nullptr) {
+    mimic.follower = model->joint_count() - 1;
+    mimics->push_back(mimic);
+  }
 }
 
 }  // namespace
+
+
+bool ReadDriveObject(SceneReader& reader, const JsonValue& value, bool angular, JointDrive* drive,
+                     const std::string& drive_what) {
+  if (!reader.ExpectType(value, JsonValue::Type::kObject, drive_what)) return false;
+  reader.CheckKeys(
+      value, {"stiffness", "damping", "target_position", "target_position_deg", "target_velocity"},
+      drive_what);
+  bool ok = reader.ReadNumber(value, "stiffness", &drive->stiffness, 0, kMaxGain, drive_what);
+  ok &= reader.ReadNumber(value, "damping", &drive->damping, 0, kMaxGain, drive_what);
+  ok &= reader.ReadNumber(value, "target_velocity", &drive->target_velocity, -kMaxCoordinate,
+                          kMaxCoordinate, drive_what);
+  const JsonValue* degrees = value.Find("target_position_deg");
+  if (degrees != nullptr && value.Find("target_position") != nullptr) {
+    reader.Error(*degrees,
+                 drive_what + " gives both 'target_position' and 'target_position_deg'; give one");
+    return false;
+  }
+  if (degrees != nullptr && !angular) {
+    reader.Error(*degrees, drive_what +
+                               " of a prismatic joint is in metres: use "
+                               "'target_position', not 'target_position_deg'");
+    return false;
+  }
+  ok &= reader.ReadNumber(value, "target_position", &drive->target_position, -kMaxCoordinate,
+                          kMaxCoordinate, drive_what);
+  double target_deg = 0;
+  ok &= reader.ReadNumber(value, "target_position_deg", &target_deg, -kMaxCoordinate,
+                          kMaxCoordinate, drive_what);
+  if (degrees != nullptr) drive->target_position = target_deg * kDegToRad;
+  return ok;
+}
 
 
 void ReadJoints(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,
@@ -318,8 +386,29 @@ void ReadJoints(SceneReader& reader, const JsonValue& root, const ObjectNames& o
   if (joints == nullptr) return;
   if (!reader.ExpectType(*joints, JsonValue::Type::kArray, "'joints'")) return;
   std::set<std::string> names;
+  std::vector<PendingMimic> mimics;
   for (std::size_t i = 0; i < joints->items().size(); ++i) {
-    ReadJoint(reader, joints->items()[i], static_cast<int>(i), objects, state, &names, model);
+    ReadJoint(reader, joints->items()[i], static_cast<int>(i), objects, state, &names, model,
+              &mimics);
+  }
+  // mimic leaders: any 1-DOF joint of the scene, robots' joints included ("robot/joint")
+  for (const PendingMimic& mimic : mimics) {
+    const int leader = model->FindJoint(mimic.leader);
+    const JsonValue& at = *mimic.at->Find("joint");
+    if (leader < 0) {
+      reader.Error(at, mimic.what + " mimics '" + mimic.leader + "', which is not a joint");
+    } else if (leader == mimic.follower) {
+      reader.Error(at, mimic.what + " mimics itself");
+    } else if (!HasAxis(model->joint_type[leader])) {
+      reader.Error(at, mimic.what + " mimics joint '" + mimic.leader + "' of type '" +
+                           JointTypeName(model->joint_type[leader]) +
+                           "' (expected a revolute, continuous or prismatic joint)");
+    } else {
+      model->joint_couplings.push_back(JointCoupling{.follower = mimic.follower,
+                                                     .leader = leader,
+                                                     .multiplier = mimic.multiplier,
+                                                     .offset = mimic.offset});
+    }
   }
 }
 
