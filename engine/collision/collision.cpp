@@ -448,13 +448,16 @@ void DetectContacts(const Model& model, const State& state, Real margin, Real dt
   *stats = {};
   const int shape_count = model.shape_count();
 
-  // jointed body pairs, sorted for binary search (adjacent links do not collide)
+  // jointed and excluded body pairs, sorted for binary search (adjacent links do not collide)
   ws->jointed.clear();
   for (int j = 0; j < model.joint_count(); ++j) {
     const int parent = model.joint_parent[j];
     const int child = model.joint_child[j];
     if (parent == kWorldBody || child == kWorldBody) continue;
     ws->jointed.push_back(BodyPairKey(parent, child));
+  }
+  for (const auto& pair : model.body_collision_exclusions) {
+    ws->jointed.push_back(BodyPairKey(pair[0], pair[1]));
   }
   std::sort(ws->jointed.begin(), ws->jointed.end());
 

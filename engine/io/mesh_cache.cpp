@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 
+#include "engine/geometry/hull_simplify.h"
 #include "engine/geometry/visual_mesh_builder.h"
 
 namespace sim::io {
@@ -152,23 +153,25 @@ MeshProduct<VisualMesh> MeshCache::Visual(const std::string& path, const Vec3& s
 }
 
 
-MeshProduct<ConvexHull> MeshCache::Hull(const std::string& path, const Vec3& scale) {
+MeshProduct<ConvexHull> MeshCache::Hull(const std::string& path, const Vec3& scale,
+                                        int max_vertices) {
   std::shared_ptr<State> state;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     state = state_;
   }
-  return Lookup<ConvexHull>(mutex_, state->hulls, Key("hull", path, scale, 0), nullptr, [&](bool*) {
-    MeshProduct<ConvexHull> made;
-    Expected<LoadedMesh> loaded = LoadMesh(path, scale);
-    made.diagnostics = loaded.diagnostics();
-    if (!loaded.ok()) return made;
-    // welded first: qhull's time grows with its input, and files repeat every corner
-    const TriangleMesh welded =
-        WeldVertices(loaded->mesh, DefaultWeldTolerance(Diagonal(loaded->mesh)));
-    made.value = BuildConvexHull(welded.vertices, path, &made.diagnostics);
-    return made;
-  });
+  return Lookup<ConvexHull>(
+      mutex_, state->hulls, Key("hull", path, scale, max_vertices), nullptr, [&](bool*) {
+        MeshProduct<ConvexHull> made;
+        Expected<LoadedMesh> loaded = LoadMesh(path, scale);
+        made.diagnostics = loaded.diagnostics();
+        if (!loaded.ok()) return made;
+        // welded first: qhull's time grows with its input, and files repeat every corner
+        const TriangleMesh welded =
+            WeldVertices(loaded->mesh, DefaultWeldTolerance(Diagonal(loaded->mesh)));
+        made.value = BuildSimplifiedHull(welded.vertices, path, max_vertices, &made.diagnostics);
+        return made;
+      });
 }
 
 

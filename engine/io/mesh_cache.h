@@ -44,8 +44,9 @@ class MeshCache {
   /// its own materials (`*own_materials`, may be null).
   MeshProduct<VisualMesh> Visual(const std::string& path, const Vec3& scale, bool* own_materials);
 
-  /// The convex hull of the file's vertices (qhull), named `path` in diagnostics.
-  MeshProduct<ConvexHull> Hull(const std::string& path, const Vec3& scale);
+  /// The convex hull of the file's vertices (qhull) with at most `max_vertices` vertices
+  /// (BuildSimplifiedHull), named `path` in diagnostics.
+  MeshProduct<ConvexHull> Hull(const std::string& path, const Vec3& scale, int max_vertices);
 
   /// The file's surface with its vertices welded, prepared for collision (BuildCollisionMesh with
   /// a grid SDF of `sdf_resolution` cells along the longest side when the surface is closed).

@@ -303,8 +303,8 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   } else if (type_value->string() == "mesh" || type_value->string() == "sdf") {
     reader.CheckKeys(object,
                      {"name", "type", "material", "color", "file", "scale", "collision",
-                      "sdf_resolution", "shape", "position", "quaternion_wxyz", "rpy_deg", "fixed",
-                      "mass", "density", "velocity", "angular_velocity"},
+                      "sdf_resolution", "hull_vertices", "shape", "position", "quaternion_wxyz",
+                      "rpy_deg", "fixed", "mass", "density", "velocity", "angular_velocity"},
                      what);
   } else {
     reader.CheckKeys(

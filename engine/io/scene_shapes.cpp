@@ -8,6 +8,7 @@
 #include "engine/geometry/analytic_sdf.h"
 #include "engine/geometry/collision_mesh.h"
 #include "engine/geometry/convex_hull.h"
+#include "engine/geometry/hull_simplify.h"
 #include "engine/geometry/isosurface.h"
 #include "engine/geometry/tet_mesh.h"
 #include "engine/geometry/visual_mesh_builder.h"
@@ -188,6 +189,8 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
   bool ok = ReadScale(reader, object, &scale, what);
   ok &= reader.ReadString(object, "collision", &collision, what);
   ok &= reader.ReadInt(object, "sdf_resolution", &resolution, 8, 512, what);
+  int hull_vertices = kDefaultHullVertices;
+  ok &= reader.ReadInt(object, "hull_vertices", &hull_vertices, 4, 100000, what);
   if (collision != "sdf" && collision != "hull") {
     reader.Error(*object.Find("collision"),
                  what + " 'collision' is '" + collision + "', expected one of: sdf, hull");
@@ -198,7 +201,7 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
   const JsonValue& file_value = *object.Find("file");
   MeshCache& cache = MeshCache::Global();
   if (collision == "hull") {
-    const MeshProduct<ConvexHull> hull = cache.Hull(path, scale);
+    const MeshProduct<ConvexHull> hull = cache.Hull(path, scale, hull_vertices);
     AppendWithNote(reader, hull.diagnostics, file_value, what);
     if (!hull.value) return false;
     geometry->type = ShapeType::kConvexHull;

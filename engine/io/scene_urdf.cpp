@@ -31,12 +31,12 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
                     const std::map<std::string, int>& materials, ObjectNames* names, Model* model,
                     State* state) {
   const std::string what = "object '" + name + "'";
-  reader.CheckKeys(
-      object,
-      {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
-       "package_paths", "initial_positions", "hold_pose", "drives", "weld_fixed_joints",
-       "self_collision", "collision_meshes", "sdf_resolution", "material", "joint_friction_scale"},
-      what);
+  reader.CheckKeys(object,
+                   {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
+                    "package_paths", "initial_positions", "hold_pose", "drives",
+                    "weld_fixed_joints", "self_collision", "collision_meshes", "sdf_resolution",
+                    "hull_vertices", "material", "joint_friction_scale"},
+                   what);
   const JsonValue* file = object.Find("file");
   if (file == nullptr) {
     reader.Error(object,
@@ -58,6 +58,7 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
       object, "collision_meshes", {{"hull", MeshCollision::kHull}, {"sdf", MeshCollision::kSdf}},
       &placement.collision_meshes, what);
   ok &= reader.ReadInt(object, "sdf_resolution", &placement.sdf_resolution, 8, 512, what);
+  ok &= reader.ReadInt(object, "hull_vertices", &placement.hull_vertices, 4, 100000, what);
   ok &= reader.ReadNumber(object, "joint_friction_scale", &placement.joint_friction_scale, 0, 1e3,
                           what);
   if (const JsonValue* material = object.Find("material")) {

@@ -124,6 +124,7 @@ struct RobotPlacement {
   bool self_collision = false;
   MeshCollision collision_meshes = MeshCollision::kHull;
   int sdf_resolution = 64;  ///< grid cells along the longest side of each SDF (kSdf)
+  int hull_vertices = 64;   ///< vertex budget of each collision hull (kHull), ≥ 4
   bool visuals = true;      ///< false: no Model visuals (headless checks)
   /// Per-joint drives by URDF joint name, replacing the hold drive (and the URDF damping).
   std::map<std::string, JointDrive> drives;

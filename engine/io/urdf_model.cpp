@@ -13,6 +13,7 @@
 #include <tbb/parallel_for.h>
 #include <Eigen/Eigenvalues>
 
+#include "engine/collision/collision.h"
 #include "engine/geometry/visual_mesh_builder.h"
 #include "engine/io/mesh_cache.h"
 #include "engine/io/urdf_loader.h"
@@ -119,7 +120,8 @@ RobotMeshes LoadRobotMeshes(const UrdfRobot& robot, const RobotPlacement& placem
           }
           auto shape = std::make_shared<ShapeGeometry>();
           if (placement.collision_meshes == MeshCollision::kHull) {
-            MeshProduct<ConvexHull> hull = cache.Hull(g.mesh_path, g.mesh_scale);
+            MeshProduct<ConvexHull> hull =
+                cache.Hull(g.mesh_path, g.mesh_scale, placement.hull_vertices);
             request.found = hull.diagnostics;
             if (!hull.value) continue;
             shape->type = ShapeType::kConvexHull;
@@ -448,6 +450,27 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
               "', which is not a revolute, continuous or prismatic joint of robot '" + robot.name +
               "'");
     }
+  }
+
+  // self-collision: pairs of the robot's bodies already touching at the start never collide
+  // (MoveIt's "default pose" rule): coarse collision geometry of near links often overlaps, and
+  // those links would otherwise push each other apart from the first step
+  if (placement.self_collision) {
+    Contacts touching;
+    touching.capacity = 1 << 20;
+    CollisionStats stats;
+    DetectContacts(*model, *state, 0, &touching, &stats);
+    std::set<std::array<int, 2>> pairs;
+    for (const Contact& contact : touching.items) {
+      const int a = contact.a.body, b = contact.b.body;
+      if (a < first_body || b < first_body || a == b || contact.a.particles[0] >= 0 ||
+          contact.b.particles[0] >= 0) {
+        continue;
+      }
+      pairs.insert({std::min(a, b), std::max(a, b)});
+    }
+    model->body_collision_exclusions.insert(model->body_collision_exclusions.end(), pairs.begin(),
+                                            pairs.end());
   }
 
   // mimic joints: θ_follower = multiplier·θ_leader + offset, one coupling row each

@@ -270,6 +270,9 @@ struct Model {
   std::vector<FrictionPair> friction_pairs;    ///< per-pair contact friction
   std::vector<Probe> probes;                   ///< recorded per step by `contact-sim run`
   std::vector<NamedCamera> cameras;            ///< extra named views; `camera` is the default
+  /// Body pairs that never collide besides jointed pairs and filter groups (a robot loaded with
+  /// self-collision: its links already touching in the initial configuration), (lower, higher).
+  std::vector<std::array<int, 2>> body_collision_exclusions;
 
   int body_count() const { return static_cast<int>(body_name.size()); }
   int shape_count() const { return static_cast<int>(shape_geometry.size()); }
