@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include <assimp/config.h>
+#include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <assimp/Importer.hpp>
@@ -91,8 +92,14 @@ Expected<LoadedMesh> LoadMesh(const std::string& path, const Vec3& scale) {
     // the material's diffuse colour and texture
     if (mesh.mMaterialIndex < scene->mNumMaterials) {
       const aiMaterial& material = *scene->mMaterials[mesh.mMaterialIndex];
+      // assimp gives files without materials (STL, OBJ without MTL) its grey default material:
+      // that is no colour of the file's own
+      aiString material_name;
+      const bool assimp_default =
+          material.Get(AI_MATKEY_NAME, material_name) == AI_SUCCESS &&
+          std::string(material_name.C_Str()) == AI_DEFAULT_MATERIAL_NAME;
       aiColor4D diffuse;
-      if (material.Get(AI_MATKEY_COLOR_DIFFUSE, diffuse) == AI_SUCCESS) {
+      if (!assimp_default && material.Get(AI_MATKEY_COLOR_DIFFUSE, diffuse) == AI_SUCCESS) {
         part.color = {diffuse.r, diffuse.g, diffuse.b};
         part.has_color = true;
       }
