@@ -95,9 +95,8 @@ Expected<LoadedMesh> LoadMesh(const std::string& path, const Vec3& scale) {
       // assimp gives files without materials (STL, OBJ without MTL) its grey default material:
       // that is no colour of the file's own
       aiString material_name;
-      const bool assimp_default =
-          material.Get(AI_MATKEY_NAME, material_name) == AI_SUCCESS &&
-          std::string(material_name.C_Str()) == AI_DEFAULT_MATERIAL_NAME;
+      const bool assimp_default = material.Get(AI_MATKEY_NAME, material_name) == AI_SUCCESS &&
+                                  std::string(material_name.C_Str()) == AI_DEFAULT_MATERIAL_NAME;
       aiColor4D diffuse;
       if (!assimp_default && material.Get(AI_MATKEY_COLOR_DIFFUSE, diffuse) == AI_SUCCESS) {
         part.color = {diffuse.r, diffuse.g, diffuse.b};
