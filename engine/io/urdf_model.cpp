@@ -36,6 +36,19 @@ bool IsActuated(UrdfJointType type) {
 }
 
 
+// an error unless `name` is a revolute, continuous or prismatic joint of the robot
+void CheckActuatedJoint(const UrdfRobot& robot, const std::string& name, const char* what,
+                        Diagnostics* diagnostics) {
+  for (const UrdfJoint& joint : robot.joints) {
+    if (joint.name == name && IsActuated(joint.type)) return;
+  }
+  diagnostics->Error(robot.source, 0, "",
+                     std::string(what) + " given for '" + name +
+                         "', which is not a revolute, continuous or prismatic joint of robot '" +
+                         robot.name + "'");
+}
+
+
 // child link frame relative to the joint frame at coordinate q
 Pose JointMotion(const UrdfJoint& joint, Real q) {
   Pose X;
@@ -184,16 +197,7 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
   // link poses in the world at q = 0 and at the requested configuration
   std::map<std::string, Real> positions = placement.initial_positions;
   for (const auto& [name, value] : positions) {
-    bool found = false;
-    for (const UrdfJoint& joint : robot.joints)
-      found |= joint.name == name && IsActuated(joint.type);
-    if (!found) {
-      diagnostics->Error(
-          robot.source, 0, "",
-          "initial position given for '" + name +
-              "', which is not a revolute, continuous or prismatic joint of robot '" + robot.name +
-              "'");
-    }
+    CheckActuatedJoint(robot, name, "initial position", diagnostics);
   }
   // start position of each joint: requested or 0, inside its limits (Allegro's thumb joint_12.0
   // has lower limit 0.263, so 0 would start it in violation)
@@ -440,16 +444,7 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
   }
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
   for (const auto& [name, drive] : placement.drives) {
-    bool found = false;
-    for (const UrdfJoint& joint : robot.joints)
-      found |= joint.name == name && IsActuated(joint.type);
-    if (!found) {
-      diagnostics->Error(
-          robot.source, 0, "",
-          "drive given for '" + name +
-              "', which is not a revolute, continuous or prismatic joint of robot '" + robot.name +
-              "'");
-    }
+    CheckActuatedJoint(robot, name, "drive", diagnostics);
   }
 
   // self-collision: pairs of the robot's bodies already touching at the start never collide
