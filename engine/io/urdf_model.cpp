@@ -2,7 +2,10 @@
 // body (masses, COMs and inertias combined with the parallel-axis theorem). Each body frame sits at
 // the COM, oriented as its first link's inertial frame (or that link's frame when it has none).
 // URDF joint frames are computed at q = 0, then links are placed at the requested configuration by
-// forward kinematics, so the state starts with every joint coordinate at its requested position.
+// forward kinematics, so the state starts with every joint coordinate at its requested position
+// (mimic followers on their coupling). Mesh files are loaded once per (file, scale) through the
+// shared MeshCache, in parallel: collision meshes become convex hulls or SDF-backed meshes,
+// visual meshes Model visuals (with the file's materials, or the URDF colour when it has none).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -215,6 +218,28 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
                                std::to_string(joint.upper) + "]; it starts at " +
                                std::to_string(clamped));
     }
+  }
+  // mimic followers start where their coupling puts them, θ_f = m·θ_l + b (a chain of mimics
+  // settles in as many passes as it is long)
+  for (std::size_t pass = 0; pass < robot.joints.size(); ++pass) {
+    bool changed = false;
+    for (const UrdfJoint& joint : robot.joints) {
+      if (joint.mimic_leader < 0) continue;
+      const auto leader = positions.find(robot.joints[joint.mimic_leader].name);
+      const Real q = joint.mimic_multiplier * (leader == positions.end() ? 0 : leader->second) +
+                     joint.mimic_offset;
+      const auto it = positions.find(joint.name);
+      if (it != positions.end() && it->second == q) continue;
+      if (pass == 0 && placement.initial_positions.contains(joint.name)) {
+        diagnostics->Warning(
+            robot.source, joint.line, "",
+            "initial position of joint '" + joint.name + "' is ignored: it mimics '" +
+                robot.joints[joint.mimic_leader].name + "' and starts at " + std::to_string(q));
+      }
+      positions[joint.name] = q;
+      changed = true;
+    }
+    if (!changed) break;
   }
   std::vector<Pose> X_W_zero(n_links), X_W_link(n_links);
   std::vector<char> placed(n_links, 0);

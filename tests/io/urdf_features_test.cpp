@@ -15,6 +15,7 @@
 #include "engine/io/mesh_cache.h"
 #include "engine/io/scene_file.h"
 #include "engine/io/urdf_loader.h"
+#include "engine/solvers/nsn/constraint_rows.h"
 #include "tests/support/run_command.h"
 
 namespace sim::io {
@@ -273,6 +274,17 @@ TEST(UrdfFeaturesTest, JointTypesDampingFrictionAndMimic) {
   EXPECT_DOUBLE_EQ(coupling.offset, 0.05);
   EXPECT_FALSE(model.joint_drive[coupling.follower].enabled());
   EXPECT_DOUBLE_EQ(model.joint_drive[coupling.leader].stiffness, 100);
+  // the follower starts on its coupling: θ_b = −θ_a + 0.05 with θ_a = 0
+  const auto coordinate = [&](const Converted& k, int j) {
+    return nsn::JointCoordinate(k.model, j, k.state.body_X_WB[k.model.joint_parent[j]],
+                                k.state.body_X_WB[k.model.joint_child[j]]);
+  };
+  EXPECT_NEAR(coordinate(c, coupling.follower), 0.05, 1e-12);
+  RobotPlacement moved = placement;
+  moved.initial_positions["finger_a_joint"] = 0.3;
+  const Converted bent = Convert(robot, moved);
+  EXPECT_NEAR(coordinate(bent, coupling.leader), 0.3, 1e-12);
+  EXPECT_NEAR(coordinate(bent, coupling.follower), -0.25, 1e-12);
 
   // without a hold drive the URDF damping alone is a damping-only drive (viscous damping); a
   // friction scale of 0 turns joint friction off
