@@ -117,8 +117,8 @@ bool ReadJointEnd(SceneReader& reader, const JsonValue& joint, const char* key,
 }
 
 // `limits` [lower, upper] (rad or m) or `limits_deg` (revolute); sets the limit fields
-bool ReadLimits(SceneReader& reader, const JsonValue& joint, JointType type, bool* limited,
-                double* lower, double* upper, const std::string& what) {
+bool ReadLimits(SceneReader& reader, const JsonValue& joint, JointType type, double initial,
+                bool* limited, double* lower, double* upper, const std::string& what) {
   const JsonValue* limits = joint.Find("limits");
   const JsonValue* limits_deg = joint.Find("limits_deg");
   if (limits == nullptr && limits_deg == nullptr) return true;
@@ -148,16 +148,51 @@ bool ReadLimits(SceneReader& reader, const JsonValue& joint, JointType type, boo
     return false;
   }
   if (limits_deg != nullptr) range *= kDegToRad;
-  // the joint is at 0 in the initial configuration, so the limits should contain 0
-  if (range[0] > 0 || range[1] < 0) {
-    reader.Warning(at, what +
-                           " starts outside its limits (joint positions are measured from "
-                           "the initial configuration, where they are 0)");
+  // the joint starts at its initial position (0 unless given), which the limits should contain
+  if (range[0] > initial || range[1] < initial) {
+    reader.Warning(at, what + " starts outside its limits (its initial position is " +
+                           FormatNumber(initial) +
+                           "; joint positions are measured from the configuration where the "
+                           "joint is at 0, see 'initial_position')");
   }
   *limited = true;
   *lower = range[0];
   *upper = range[1];
   return true;
+}
+
+// `initial_position` (rad or m) or `initial_position_deg` (revolute, continuous): where the joint
+// is in the configuration the bodies are given in (default 0)
+bool ReadInitialPosition(SceneReader& reader, const JsonValue& joint, JointType type,
+                         double* initial, const std::string& what) {
+  const JsonValue* value = joint.Find("initial_position");
+  const JsonValue* degrees = joint.Find("initial_position_deg");
+  if (value == nullptr && degrees == nullptr) return true;
+  const JsonValue& at = value != nullptr ? *value : *degrees;
+  if (type != JointType::kNone && !HasAxis(type)) {
+    reader.Error(at, what + " of type '" + JointTypeName(type) +
+                         "' has no initial position (only revolute, continuous and prismatic "
+                         "joints have one)");
+    return false;
+  }
+  if (value != nullptr && degrees != nullptr) {
+    reader.Error(*degrees,
+                 what + " gives both 'initial_position' and 'initial_position_deg'; give one");
+    return false;
+  }
+  if (degrees != nullptr && !IsAngular(type)) {
+    reader.Error(*degrees, what +
+                               " is prismatic; its position is in metres: use "
+                               "'initial_position', not 'initial_position_deg'");
+    return false;
+  }
+  bool ok =
+      reader.ReadNumber(joint, "initial_position", initial, -kMaxCoordinate, kMaxCoordinate, what);
+  double in_degrees = 0;
+  ok &= reader.ReadNumber(joint, "initial_position_deg", &in_degrees, -kMaxCoordinate,
+                          kMaxCoordinate, what);
+  if (degrees != nullptr) *initial = in_degrees * kDegToRad;
+  return ok;
 }
 
 // `drive` {stiffness, damping, target_position or target_position_deg, target_velocity}
@@ -179,10 +214,11 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
                std::vector<PendingMimic>* mimics) {
   std::string what = "joint " + std::to_string(index);
   if (!reader.ExpectType(joint, JsonValue::Type::kObject, what)) return;
-  reader.CheckKeys(joint,
-                   {"name", "type", "parent", "child", "anchor", "axis", "limits", "limits_deg",
-                    "compliance", "drive", "friction", "mimic"},
-                   what);
+  reader.CheckKeys(
+      joint,
+      {"name", "type", "parent", "child", "anchor", "axis", "limits", "limits_deg", "compliance",
+       "drive", "friction", "mimic", "initial_position", "initial_position_deg"},
+      what);
   bool ok = true;
 
   // name: required and unique among joints (controls and reports refer to joints by name)
@@ -269,13 +305,17 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
     ok = false;
   }
 
+  // initial position: the bodies as given are the configuration where the joint is at it
+  double initial = 0;
+  ok &= ReadInitialPosition(reader, joint, type, &initial, what);
+
   bool limited = false;
   double lower = 0;
   double upper = 0;
   JointDrive drive;
   double compliance = 0;
   if (type != JointType::kNone) {
-    ok &= ReadLimits(reader, joint, type, &limited, &lower, &upper, what);
+    ok &= ReadLimits(reader, joint, type, initial, &limited, &lower, &upper, what);
     ok &= ReadDrive(reader, joint, type, &drive, what);
   }
   // compliance is m/N; 1 m/N is already softer than any joint meant to hold
@@ -328,7 +368,15 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   model->joint_parent.push_back(parent);
   model->joint_child.push_back(child);
   model->joint_X_PJ.push_back(X_WP.Inverse() * X_WJ);
-  model->joint_X_CJ.push_back(X_WC.Inverse() * X_WJ);
+  // the child where the joint is at 0: moved back by its initial position about or along the axis
+  Pose X_W0C = X_WC;
+  if (initial != 0) {
+    const Pose back = IsAngular(type) ? Pose{anchor, Quat(Eigen::AngleAxisd(-initial, axis))} *
+                                            Pose{-anchor, Quat::Identity()}
+                                      : Pose{-initial * axis, Quat::Identity()};
+    X_W0C = back * X_WC;
+  }
+  model->joint_X_CJ.push_back(X_W0C.Inverse() * X_WJ);
   model->joint_axis.push_back(axis);
   model->joint_limited.push_back(limited ? 1 : 0);
   model->joint_lower.push_back(lower);

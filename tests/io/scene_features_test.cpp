@@ -191,6 +191,37 @@ TEST(SceneFeaturesTest, JointsProbesAndCameras) {
 }
 
 
+// the bodies as given are the configuration where each joint is at its initial position
+TEST(SceneFeaturesTest, JointInitialPositions) {
+  Expected<Scene> scene = ParseScene(R"({"objects": [
+    {"name": "arm", "type": "box", "size": [0.5, 0.1, 0.1], "position": [0.25, 0, 1]},
+    {"name": "cart", "type": "box", "size": [0.1, 0.1, 0.1], "position": [2, 0, 1]}],
+    "joints": [
+      {"name": "hinge", "type": "revolute", "parent": "world", "child": "arm",
+       "anchor": [0, 0, 1], "axis": [0, 0, 1], "initial_position_deg": 30,
+       "limits_deg": [-10, 10]},
+      {"name": "rail", "type": "prismatic", "parent": "world", "child": "cart",
+       "axis": [1, 0, 0], "initial_position": 0.4, "limits": [0, 1]}]})",
+                                     "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const Model& model = *scene->model;
+  const State& state = scene->initial_state;
+  EXPECT_NEAR(nsn::JointCoordinate(model, 0, Pose{}, state.body_X_WB[0]),
+              30 * 3.14159265358979 / 180, 1e-12);
+  EXPECT_NEAR(nsn::JointCoordinate(model, 1, Pose{}, state.body_X_WB[1]), 0.4, 1e-12);
+  // 30° is outside [-10°, 10°]: a warning at the limits
+  EXPECT_THAT(scene.diagnostics().Format(),
+              HasSubstr("s.json:7: warning: joint 'hinge' starts outside its limits (its initial "
+                        "position is 0.523599; joint positions are measured from the "
+                        "configuration where the joint is at 0, see 'initial_position')"));
+  EXPECT_THAT(Errors(R"({"objects": [{"name": "a", "type": "box", "size": [1, 1, 1]}],
+    "joints": [{"name": "j", "type": "ball", "parent": "world", "child": "a",
+      "initial_position": 1}]})"),
+              HasSubstr("s.json:3: error: joint 'j' of type 'ball' has no initial position (only "
+                        "revolute, continuous and prismatic joints have one)"));
+}
+
+
 TEST(SceneFeaturesTest, ProbeAndJointErrors) {
   const std::string errors = Errors(R"({"objects": [
     {"name": "a", "type": "box", "size": [1, 1, 1]},
