@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/simulate_commands.h"
+#include "engine/io/default_scene.h"
 #include "engine/io/file_check.h"
 #include "engine/io/scene_catalog.h"
 #include "engine/io/scene_file.h"
@@ -89,7 +90,7 @@ int RunRender(const RenderOptions& options) {
               << " is not available yet (only 'shaded')\n";
     return kExitUsage;
   }
-  sim::Expected<sim::io::Scene> scene = sim::io::LoadScene(options.scene);
+  sim::Expected<sim::io::Scene> scene = sim::io::LoadAnyScene(options.scene);
   std::fputs(scene.diagnostics().Format().c_str(), stderr);
   if (!scene.ok()) return kExitInputError;
   const sim::Model& model = *scene->model;

@@ -12,6 +12,7 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include "engine/io/default_scene.h"
 #include "engine/io/overrides.h"
 #include "engine/io/run_report.h"
 #include "engine/solvers/solver.h"
@@ -24,9 +25,10 @@ namespace {
 // steps closer than this to a whole number are that number (1 s / (1/120 s) is 120, not 121)
 constexpr double kStepRounding = 1e-9;
 
-// the scene, or nullopt after printing why it did not load
+// the scene (a scene file, or the default scene around a robot, mesh or tet mesh file), or
+// nullopt after printing why it did not load
 std::optional<io::Scene> LoadOrReport(const std::string& path) {
-  Expected<io::Scene> scene = io::LoadScene(path);
+  Expected<io::Scene> scene = io::LoadAnyScene(path);
   std::fputs(scene.diagnostics().Format().c_str(), stderr);
   if (!scene.ok()) return std::nullopt;
   return std::move(scene.value());
@@ -138,6 +140,16 @@ void PrintRunSummary(const std::string& scene, const io::RunResult& run) {
       "%d\n",
       log.final_residual_last, log.final_residual_max, log.max_penetration,
       io::EnergyDriftRelative(*run.model, run.initial_state, run.final_state), log.contacts_max);
+  // each probe's last sample
+  const Model& model = *run.model;
+  for (std::size_t p = 0; p < model.probes.size() && run.probes.sample_count() > 0; ++p) {
+    const int count = ProbeValueCount(model.probes[p].kind);
+    const std::vector<Real>& values = run.probes.samples[p];
+    std::printf("  probe '%s' (%s): final", model.probes[p].name.c_str(),
+                ProbeKindName(model.probes[p].kind));
+    for (int k = 0; k < count; ++k) std::printf(" %.6g", values[values.size() - count + k]);
+    std::printf("\n");
+  }
 }
 
 }  // namespace
@@ -169,9 +181,11 @@ int RunSimulation(const RunOptions& options) {
   run.initial_state = simulation->state();
   const int steps =
       options.steps > 0 ? options.steps : StepsFor(options.duration, model->options.solver.dt);
+  run.probes.Reset(*model);
   for (int i = 0; i < steps; ++i) {
     run.log.Add(simulation->Step());
     if (!options.trajectory.empty()) trajectory.Append(*model, simulation->state());
+    if (!model->probes.empty()) run.probes.Record(*model, simulation->state());
   }
   run.final_state = simulation->state();
 

@@ -44,12 +44,6 @@ bool SameFilterGroup(const Model& model, int body_a, int body_b) {
   return group[body_a] >= 0 && group[body_a] == group[body_b];
 }
 
-Real MaterialFriction(const Model& model, int material) {
-  if (material < 0 || material >= static_cast<int>(model.materials.size())) {
-    return Material{}.friction;
-  }
-  return model.materials[material].friction;
-}
 
 // bounding test of two placed shapes (at most one plane) against the margin
 bool BoundsOverlap(const PlacedShape& first, const PlacedShape& second, Real margin) {
@@ -232,11 +226,11 @@ struct SideSource {
   int body = kWorldBody;
   int particle = -1;
   int shape = -1;
-  Real friction = 0.5;
+  int material = 0;  // friction of a pair: ContactFriction (friction_pairs, else the mean)
 };
 
 SideSource ShapeSide(const Model& model, int shape) {
-  return {model.shape_body[shape], -1, shape, MaterialFriction(model, model.shape_material[shape])};
+  return {model.shape_body[shape], -1, shape, model.shape_material[shape]};
 }
 
 // contact point in the side's frame: body frame, world for a static world shape, zero for a
@@ -295,7 +289,7 @@ void AppendContacts(const Model& model, const State& state, const Manifold& mani
     contact.feature = point.feature;
     contact.tangent_W = collision_internal::PerpendicularUnit(normal);
     contact.bitangent_W = normal.cross(contact.tangent_W);
-    contact.friction_t = contact.friction_b = 0.5 * (a.friction + b.friction);
+    contact.friction_t = contact.friction_b = ContactFriction(model, a.material, b.material);
     contacts->items.push_back(contact);
   }
 }
@@ -331,10 +325,9 @@ void AppendFieldContacts(const Model& model, const State& state,
     contact.feature = c.feature;
     contact.tangent_W = collision_internal::PerpendicularUnit(c.normal);
     contact.bitangent_W = c.normal.cross(contact.tangent_W);
-    contact.friction_t = contact.friction_b = 0.5 * (a.friction + b.friction);
+    contact.friction_t = contact.friction_b = ContactFriction(model, a.material, b.material);
     contacts->items.push_back(contact);
   }
-  (void)model;
 }
 
 // contacts of a pair through fields, both ways (A's features in B's field and B's in A's),
@@ -379,8 +372,7 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
     const PlacedShape placed_shape = PlaceShape(model, state, shape);
     if (!BoundsOverlap(placed_particle, placed_shape, margin)) return;
     ++stats->pairs_tested;
-    const SideSource particle_side{kWorldBody, particle, -1,
-                                   MaterialFriction(model, model.particle_material[particle])};
+    const SideSource particle_side{kWorldBody, particle, -1, model.particle_material[particle]};
     Manifold manifold;
     if (CollideParticle(placed_particle, placed_shape, margin, &manifold)) {
       AppendContacts(model, state, manifold, particle_side, ShapeSide(model, shape), margin,
@@ -458,13 +450,16 @@ void DetectContacts(const Model& model, const State& state, Real margin, Real dt
   *stats = {};
   const int shape_count = model.shape_count();
 
-  // jointed body pairs, sorted for binary search (adjacent links do not collide)
+  // jointed and excluded body pairs, sorted for binary search (adjacent links do not collide)
   ws->jointed.clear();
   for (int j = 0; j < model.joint_count(); ++j) {
     const int parent = model.joint_parent[j];
     const int child = model.joint_child[j];
     if (parent == kWorldBody || child == kWorldBody) continue;
     ws->jointed.push_back(BodyPairKey(parent, child));
+  }
+  for (const auto& pair : model.body_collision_exclusions) {
+    ws->jointed.push_back(BodyPairKey(pair[0], pair[1]));
   }
   std::sort(ws->jointed.begin(), ws->jointed.end());
 

@@ -56,7 +56,8 @@ void DetectContacts(const Model& model, const State& state, Real margin, Real dt
 /// C_n (see contacts.h) is below `margin` [m], so bodies about to touch are already constrained
 /// (speculative contacts: the NCP keeps λ_n = 0 while the gap stays open). Pairs on the same
 /// body, static-static pairs and pairs of bodies joined by a joint are skipped. Friction: the
-/// mean of the two materials' μ, isotropic (μ_t = μ_b). Sets `contacts->overflowed` instead of
+/// model's friction_pairs entry of the two materials, else the mean of their μ (ContactFriction),
+/// isotropic (μ_t = μ_b). Sets `contacts->overflowed` instead of
 /// growing past `contacts->capacity`. Without motion sweep (dt = 0), with a temporary workspace.
 /// Sides: B is the shape of the lower ShapeType (a plane is always B), A the lower shape id
 /// among equal types; a particle is always A, its point the centre, its radius the thickness.

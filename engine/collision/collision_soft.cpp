@@ -18,11 +18,6 @@ std::uint32_t SoftFeature(int kind, int element) {
   return (std::uint32_t(kind) << 22) | (std::uint32_t(element) & 0x3FFFFF);
 }
 
-Real Friction(const Model& model, int material) {
-  if (material < 0 || material >= static_cast<int>(model.materials.size())) return 0.5;
-  return model.materials[material].friction;
-}
-
 // a side on a soft body's surface: the triangle's nodes weighted by `weights`
 ContactSide SurfaceSide(const SoftBody& body, const std::array<int, 3>& triangle_nodes,
                         int triangle, const Vec3& weights, Real radius) {
@@ -70,8 +65,7 @@ void TrianglesAgainstField(const Model& model, int s, const std::vector<Vec3>& x
   const Vec3 lower = shape_placed.center - half - Vec3::Constant(reach);
   const Vec3 upper = shape_placed.center + half + Vec3::Constant(reach);
   const int body_id = model.shape_body[shape];
-  const Real friction_shape = Friction(model, model.shape_material[shape]);
-  const Real friction_soft = Friction(model, body.material);
+  const Real friction = ContactFriction(model, model.shape_material[shape], body.material);
   constexpr Real kFeatureTolerance = 1e-6;
 
   const auto visit = [&](int t) {
@@ -103,7 +97,7 @@ void TrianglesAgainstField(const Model& model, int s, const std::vector<Vec3>& x
     c.thickness = radius;
     c.gap0 = point.distance - radius;
     c.feature = SoftFeature(1, t);
-    FinishFrame(&c, friction_soft, friction_shape);
+    FinishFrame(&c, friction, friction);
     Push(c, contacts);
   };
   if (bounded) {
@@ -124,7 +118,7 @@ void NodesAgainstSurface(const Model& model, const State& state, int a, int b,
   const Real r_a = model.particle_radius[body_a.first_particle];
   const Real r_b = model.particle_radius[body_b.first_particle];
   const Real reach = r_a + r_b + margin;
-  const Real friction = 0.5 * (Friction(model, body_a.material) + Friction(model, body_b.material));
+  const Real friction = ContactFriction(model, body_a.material, body_b.material);
   // each surface node of A once (vertex_owner ≥ 0 marks the nodes on A's surface)
   for (int v = 0; v < col_a.rest_surface.vertex_count(); ++v) {
     if (col_a.topology.vertex_owner[v] < 0) continue;

@@ -10,10 +10,12 @@
 #include <limits>
 #include <sstream>
 
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
 #include <assimp/Importer.hpp>
 
+#include "engine/geometry/mesh_primitives.h"
+#include "engine/geometry/mesh_topology.h"
+#include "engine/geometry/visual_mesh_builder.h"
+#include "engine/io/mesh_loader.h"
 #include "engine/io/scene_file.h"
 #include "engine/io/tet_mesh_loader.h"
 #include "engine/io/urdf_loader.h"
@@ -30,18 +32,30 @@ std::string LowerExtension(const std::string& path) {
 }
 
 
-// URDF through the located loader: robot name, links, joints by type, mass, resolved meshes
+// URDF through the located loader, then converted as a scene would (meshes loaded, hulls built):
+// robot name, links, joints by type, mass, resolved meshes, bodies, shapes and visuals
 Diagnostics CheckUrdf(const std::string& path, CheckSummary* summary) {
   Expected<UrdfRobot> robot = LoadUrdf(path, UrdfOptions{});
   if (!robot.ok()) return robot.diagnostics();
+  Diagnostics diagnostics = robot.diagnostics();
+  Model model;
+  model.materials.push_back(Material{.name = "default"});
+  State state;
+  AddRobotToModel(robot.value(), RobotPlacement{}, &model, &state, &diagnostics);
+  if (diagnostics.has_errors()) return diagnostics;
   char mass[32];
   std::snprintf(mass, sizeof(mass), "%.3f", robot->TotalMass());
   summary->kind = "urdf";
   summary->details = "robot '" + robot->name + "', " + std::to_string(robot->links.size()) +
                      " links, " + robot->JointSummary() + ", total mass " + mass +
                      " kg, meshes resolved " + std::to_string(robot->mesh_resolved) + "/" +
-                     std::to_string(robot->mesh_count);
-  return robot.diagnostics();
+                     std::to_string(robot->mesh_count) + "; " + std::to_string(model.body_count()) +
+                     " bodies, " + std::to_string(model.shape_count()) + " collision shapes, " +
+                     std::to_string(model.visual_count()) + " visuals";
+  if (robot->mimic_count > 0) {
+    summary->details += ", " + std::to_string(robot->mimic_count) + " mimic joints";
+  }
+  return diagnostics;
 }
 
 
@@ -79,27 +93,40 @@ Diagnostics CheckTetMesh(const std::string& path, CheckSummary* summary) {
 }
 
 
+// a surface mesh as the scene loader reads it (assimp, COLLADA axes and units): its parts
+// (materials), welded vertices, triangles, whether it is closed (then its volume) and its bounds
 Diagnostics CheckMesh(const std::string& path, CheckSummary* summary) {
-  Diagnostics diagnostics;
-  Assimp::Importer importer;
-  const aiScene* scene =
-      importer.ReadFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                  aiProcess_ValidateDataStructure);
-  if (scene == nullptr || scene->mNumMeshes == 0) {
-    const std::string reason = scene == nullptr ? importer.GetErrorString() : "file has no meshes";
-    diagnostics.Error(path, 0, "", "cannot read mesh: " + reason);
-    return diagnostics;
+  Expected<LoadedMesh> loaded = LoadMesh(path);
+  if (!loaded.ok()) return loaded.diagnostics();
+  const TriangleMesh& mesh = loaded->mesh;
+  Vec3 lo = mesh.vertices.front();
+  Vec3 hi = lo;
+  for (const Vec3& v : mesh.vertices) {
+    lo = lo.cwiseMin(v);
+    hi = hi.cwiseMax(v);
   }
-  std::size_t vertices = 0;
-  std::size_t triangles = 0;
-  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-    vertices += scene->mMeshes[m]->mNumVertices;
-    triangles += scene->mMeshes[m]->mNumFaces;
+  const TriangleMesh welded = WeldVertices(mesh, DefaultWeldTolerance((hi - lo).norm()));
+  const MeshTopology topology = BuildMeshTopology(welded);
+  char text[256];
+  std::snprintf(text, sizeof(text), ", bounding box [%.4g, %.4g] x [%.4g, %.4g] x [%.4g, %.4g]",
+                lo.x() + 0.0, hi.x() + 0.0, lo.y() + 0.0, hi.y() + 0.0, lo.z() + 0.0,
+                hi.z() + 0.0);  // + 0.0 prints -0 as 0
+  std::string closed = "open (" + std::to_string(topology.boundary_edges) + " boundary edges)";
+  if (topology.closed) {
+    char volume[64];
+    std::snprintf(volume, sizeof(volume), "closed, volume %.6g m³", MeshSignedVolume(welded));
+    closed = volume;
+  } else if (topology.boundary_edges == 0) {
+    closed = "not closed (" + std::to_string(topology.nonmanifold_edges) + " non-manifold, " +
+             std::to_string(topology.inconsistent_edges) + " inconsistently oriented edges)";
   }
+  const std::size_t parts = loaded->parts.size();
   summary->kind = "mesh";
-  summary->details = std::to_string(scene->mNumMeshes) + " meshes, " + std::to_string(vertices) +
-                     " vertices, " + std::to_string(triangles) + " triangles";
-  return diagnostics;
+  summary->details = "'" + std::filesystem::path(path).filename().string() + "', " +
+                     std::to_string(parts) + (parts == 1 ? " part, " : " parts, ") +
+                     std::to_string(welded.vertex_count()) + " vertices, " +
+                     std::to_string(welded.triangle_count()) + " triangles, " + closed + text;
+  return loaded.diagnostics();
 }
 
 }  // namespace
@@ -126,6 +153,18 @@ Diagnostics CheckFile(const std::string& path, CheckSummary* summary) {
       }
       if (model.joint_count() > 0) {
         summary->details += ", " + std::to_string(model.joint_count()) + " joints";
+      }
+      if (model.visual_count() > 0) {
+        summary->details += ", " + std::to_string(model.visual_count()) + " visuals";
+      }
+      if (!model.soft_bodies.empty()) {
+        int tets = 0;
+        for (const SoftBody& body : model.soft_bodies) tets += static_cast<int>(body.tets.size());
+        summary->details += ", " + std::to_string(model.soft_bodies.size()) + " soft bodies (" +
+                            std::to_string(tets) + " tets)";
+      }
+      if (!model.probes.empty()) {
+        summary->details += ", " + std::to_string(model.probes.size()) + " probes";
       }
     }
     return scene.diagnostics();

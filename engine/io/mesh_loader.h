@@ -25,7 +25,9 @@ struct LoadedMesh {
     std::string texture;  ///< diffuse texture path (resolved next to the mesh), or empty
   };
 
-  TriangleMesh mesh;  ///< all sub-meshes merged, node transforms applied [m]
+  /// All sub-meshes merged, node transforms applied [m]. Vertices are not welded (files often
+  /// store one per triangle corner): use WeldVertices for connectivity.
+  TriangleMesh mesh;
   std::vector<Part> parts;
 };
 

@@ -142,6 +142,68 @@ void WriteConvergence(const StepReport& report, JsonOut* out) {
 }
 
 
+// the name of a probe's target and the names of its values
+std::string ProbeTarget(const Model& model, const Probe& probe) {
+  switch (probe.kind) {
+    case ProbeKind::kJointPosition:
+    case ProbeKind::kJointVelocity:
+      return model.joint_name[probe.target];
+    case ProbeKind::kParticlePosition:
+      return model.particle_name[probe.target];
+    case ProbeKind::kSoftBodyCentroid:
+      return model.soft_bodies[probe.target].name;
+    default:
+      return model.body_name[probe.target];
+  }
+}
+
+std::vector<const char*> ProbeColumns(ProbeKind kind) {
+  switch (kind) {
+    case ProbeKind::kBodyOrientation:
+      return {"w", "x", "y", "z"};
+    case ProbeKind::kJointPosition:
+    case ProbeKind::kJointVelocity:
+      return {"value"};
+    default:
+      return {"x", "y", "z"};
+  }
+}
+
+// probes: per name its type, target, columns, sample times and values
+void WriteProbes(const Model& model, const ProbeLog& log, JsonOut* out) {
+  out->StartObject();
+  for (std::size_t p = 0; p < model.probes.size(); ++p) {
+    const Probe& probe = model.probes[p];
+    out->Key(probe.name);
+    out->StartObject();
+    out->Key("type");
+    out->String(ProbeKindName(probe.kind));
+    out->Key("target");
+    out->String(ProbeTarget(model, probe));
+    out->Key("columns");
+    out->StartArray();
+    for (const char* column : ProbeColumns(probe.kind)) out->String(column);
+    out->EndArray();
+    out->Key("time");
+    out->StartArray();
+    for (Real t : log.time) out->Number(t);
+    out->EndArray();
+    out->Key("values");
+    out->StartArray();
+    const int count = ProbeValueCount(probe.kind);
+    const std::vector<Real>* values = p < log.samples.size() ? &log.samples[p] : nullptr;
+    for (int s = 0; values != nullptr && (s + 1) * count <= static_cast<int>(values->size()); ++s) {
+      out->StartArray();
+      for (int k = 0; k < count; ++k) out->Number((*values)[s * count + k]);
+      out->EndArray();
+    }
+    out->EndArray();
+    out->EndObject();
+  }
+  out->EndObject();
+}
+
+
 // every section of one run's report except the scene path
 void WriteRunSections(const RunResult& run, JsonOut* out) {
   const Model& model = *run.model;
@@ -176,7 +238,9 @@ void WriteRunSections(const RunResult& run, JsonOut* out) {
   out->Key("particles");
   out->Int(model.particle_count());
   out->Key("tets");
-  out->Int(0);
+  int tets = 0;
+  for (const SoftBody& body : model.soft_bodies) tets += static_cast<int>(body.tets.size());
+  out->Int(tets);
   out->Key("contacts_max");
   out->Int(log.contacts_max);
   out->Key("contacts_median");
@@ -259,6 +323,9 @@ void WriteRunSections(const RunResult& run, JsonOut* out) {
     out->EndObject();
   }
   out->EndObject();
+
+  out->Key("probes");
+  WriteProbes(model, run.probes, out);
 
   out->Key("convergence");
   WriteConvergence(log.last, out);

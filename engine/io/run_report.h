@@ -13,6 +13,7 @@
 #include "engine/model/model.h"
 #include "engine/solvers/solver.h"
 #include "engine/state/state.h"
+#include "engine/step/probes.h"
 
 namespace sim::io {
 
@@ -68,6 +69,7 @@ struct RunResult {
   State initial_state;
   State final_state;
   StepLog log;
+  ProbeLog probes;  ///< the scene's probes after every step (empty when it has none)
 };
 
 /// (E_end − E_0) / max(|E_0|, 1e-9) with MechanicalEnergy.
@@ -78,7 +80,8 @@ Real EnergyDriftRelative(const Model& model, const State& initial, const State& 
 std::uint64_t StateHash(const State& state);
 
 /// The `run --report` document (architecture §5): scene, solver, backend, dt, steps, settings,
-/// counts, timing, quality, status, bodies, particles and the last step's convergence history.
+/// counts, timing, quality, status, bodies, particles, probes ({name: {type, target, columns,
+/// time: [...], values: [[...] per step]}}) and the last step's convergence history.
 std::string RunReportJson(const std::string& scene_path, const RunResult& run);
 
 /// The `compare --report` document: {scene, steps, dt, configs: [the run sections per config]}.

@@ -134,16 +134,10 @@ void ReadOptions(SceneReader& reader, const JsonValue& root, Model* model) {
 
   if (const JsonValue* camera = root.Find("camera")) {
     if (reader.ExpectType(*camera, JsonValue::Type::kObject, "'camera'")) {
-      CameraSetup& c = model->camera;
-      reader.CheckKeys(*camera, {"target", "distance", "yaw_deg", "pitch_deg", "fov_deg"},
-                       "'camera'");
-      reader.ReadArray<3>(*camera, "target", &c.target, "camera");
-      reader.ReadNumber(*camera, "distance", &c.distance, 0.01, 1e4, "camera");
-      reader.ReadNumber(*camera, "yaw_deg", &c.yaw_deg, -360, 360, "camera");
-      reader.ReadNumber(*camera, "pitch_deg", &c.pitch_deg, -89, 89, "camera");
-      reader.ReadNumber(*camera, "fov_deg", &c.fov_y_deg, 5, 150, "camera");
+      ReadCameraSetup(reader, *camera, &model->camera, "camera");
     }
   }
+  ReadCameras(reader, root, root.Find("camera") != nullptr, model);
 }
 
 
@@ -179,7 +173,8 @@ std::map<std::string, int> ReadMaterials(SceneReader& reader, const JsonValue& r
 // geometry of one object by type (a particle's is the sphere of its contact radius); returns false
 // (with diagnostics) when a parameter is missing or bad
 bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue& type_value,
-                  ShapeGeometry* geometry, const std::string& what) {
+                  ShapeGeometry* geometry, const std::string& what,
+                  std::shared_ptr<const VisualMesh>* visual) {
   const std::string& type = type_value.string();
   // sizes below 0.1 mm or above 10 km are outside what the solver is tuned for
   constexpr double kMinSize = 1e-4;
@@ -217,7 +212,7 @@ bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue&
     return ok;
   }
   if (type == "mesh" || type == "sdf")
-    return ReadFileGeometry(reader, object, type, geometry, what);
+    return ReadFileGeometry(reader, object, type, geometry, what, visual);
   reader.Error(type_value, what + " has unknown type '" + type +
                                "' (expected plane, box, sphere, capsule, cylinder, particle, "
                                "mesh, sdf, tetmesh or urdf)");
@@ -289,7 +284,7 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   }
   if (!reader.ExpectType(*type_value, JsonValue::Type::kString, what + " 'type'")) return;
   if (type_value->string() == "urdf") {
-    ReadUrdfObject(reader, object, name, names, model, state);
+    ReadUrdfObject(reader, object, name, materials, names, model, state);
     return;
   }
   if (type_value->string() == "tetmesh") {
@@ -309,12 +304,28 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
                       "velocity", "fixed"},
                      what);
   } else if (type_value->string() == "mesh" || type_value->string() == "sdf") {
-    reader.CheckKeys(
-        object,
-        {"name", "type", "material", "color", "file", "scale", "collision", "sdf_resolution",
-         "shape", "position", "quaternion_wxyz", "rpy_deg", "fixed", "mass", "density", "velocity",
-         "angular_velocity", "collision_group", "collides_with"},
-        what);
+    reader.CheckKeys(object,
+                     {"name",
+                      "type",
+                      "material",
+                      "color",
+                      "file",
+                      "scale",
+                      "collision",
+                      "sdf_resolution",
+                      "hull_vertices",
+                      "shape",
+                      "position",
+                      "quaternion_wxyz",
+                      "rpy_deg",
+                      "fixed",
+                      "mass",
+                      "density",
+                      "velocity",
+                      "angular_velocity",
+                      "collision_group",
+                      "collides_with"},
+                     what);
   } else {
     reader.CheckKeys(object,
                      {"name", "type", "material", "color", "size", "radius", "length", "position",
@@ -324,7 +335,8 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   }
 
   ShapeGeometry geometry;
-  bool ok = ReadGeometry(reader, object, *type_value, &geometry, what);
+  std::shared_ptr<const VisualMesh> visual;
+  bool ok = ReadGeometry(reader, object, *type_value, &geometry, what, &visual);
   CollisionFilter filter;
   if (!is_particle) ok &= ReadCollisionFilter(reader, object, what, &filter);
 
@@ -427,6 +439,10 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
 
   // fixed objects are world shapes; dynamic ones get a body with the shape at its COM
   const int shape = model->shape_count();
+  if (visual) {
+    model->shape_visual_mesh.resize(shape);
+    model->shape_visual_mesh.push_back(visual);
+  }
   model->shape_name.push_back(name);
   model->shape_geometry.push_back(geometry);
   model->shape_material.push_back(material);
@@ -467,8 +483,8 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   if (!reader.ExpectType(root, JsonValue::Type::kObject, "the scene")) return diagnostics;
 
   reader.CheckKeys(root,
-                   {"name", "description", "up", "gravity", "solver", "camera", "materials",
-                    "objects", "joints", "format_version"},
+                   {"name", "description", "up", "gravity", "solver", "camera", "cameras",
+                    "materials", "friction_pairs", "objects", "joints", "probes", "format_version"},
                    "the scene");
   auto model = std::make_shared<Model>();
   Scene scene;
@@ -477,6 +493,7 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   reader.ReadString(root, "description", &model->description, "scene");
   ReadOptions(reader, root, model.get());
   const std::map<std::string, int> materials = ReadMaterials(reader, root, model.get());
+  ReadFrictionPairs(reader, root, materials, model.get());
 
   // objects: the scene's bodies, static shapes and particles; then the joints between them
   ObjectNames names;
@@ -490,6 +507,10 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
     }
   }
   ReadJoints(reader, root, names, scene.initial_state, model.get());
+  ReadProbes(reader, root, names, model.get());
+  // per-shape and per-joint arrays filled by some objects only: one entry each once any has one
+  if (!model->shape_visual_mesh.empty()) model->shape_visual_mesh.resize(model->shape_count());
+  if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
   if (diagnostics.has_errors()) return diagnostics;
   scene.model = std::move(model);
   return Expected<Scene>(std::move(scene), std::move(diagnostics));

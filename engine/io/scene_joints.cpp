@@ -24,6 +24,19 @@ bool HasAxis(JointType type) {
          type == JointType::kPrismatic;
 }
 
+// a planar joint's axis is the normal of its plane
+bool NeedsAxis(JointType type) { return HasAxis(type) || type == JointType::kPlanar; }
+
+// a mimic read from a joint, resolved once every joint is known
+struct PendingMimic {
+  const JsonValue* at = nullptr;
+  int follower = -1;
+  std::string leader;
+  Real multiplier = 1;
+  Real offset = 0;
+  std::string what;
+};
+
 bool IsAngular(JointType type) {
   return type == JointType::kRevolute || type == JointType::kContinuous;
 }
@@ -104,8 +117,8 @@ bool ReadJointEnd(SceneReader& reader, const JsonValue& joint, const char* key,
 }
 
 // `limits` [lower, upper] (rad or m) or `limits_deg` (revolute); sets the limit fields
-bool ReadLimits(SceneReader& reader, const JsonValue& joint, JointType type, bool* limited,
-                double* lower, double* upper, const std::string& what) {
+bool ReadLimits(SceneReader& reader, const JsonValue& joint, JointType type, double initial,
+                bool* limited, double* lower, double* upper, const std::string& what) {
   const JsonValue* limits = joint.Find("limits");
   const JsonValue* limits_deg = joint.Find("limits_deg");
   if (limits == nullptr && limits_deg == nullptr) return true;
@@ -135,16 +148,51 @@ bool ReadLimits(SceneReader& reader, const JsonValue& joint, JointType type, boo
     return false;
   }
   if (limits_deg != nullptr) range *= kDegToRad;
-  // the joint is at 0 in the initial configuration, so the limits should contain 0
-  if (range[0] > 0 || range[1] < 0) {
-    reader.Warning(at, what +
-                           " starts outside its limits (joint positions are measured from "
-                           "the initial configuration, where they are 0)");
+  // the joint starts at its initial position (0 unless given), which the limits should contain
+  if (range[0] > initial || range[1] < initial) {
+    reader.Warning(at, what + " starts outside its limits (its initial position is " +
+                           FormatNumber(initial) +
+                           "; joint positions are measured from the configuration where the "
+                           "joint is at 0, see 'initial_position')");
   }
   *limited = true;
   *lower = range[0];
   *upper = range[1];
   return true;
+}
+
+// `initial_position` (rad or m) or `initial_position_deg` (revolute, continuous): where the joint
+// is in the configuration the bodies are given in (default 0)
+bool ReadInitialPosition(SceneReader& reader, const JsonValue& joint, JointType type,
+                         double* initial, const std::string& what) {
+  const JsonValue* value = joint.Find("initial_position");
+  const JsonValue* degrees = joint.Find("initial_position_deg");
+  if (value == nullptr && degrees == nullptr) return true;
+  const JsonValue& at = value != nullptr ? *value : *degrees;
+  if (type != JointType::kNone && !HasAxis(type)) {
+    reader.Error(at, what + " of type '" + JointTypeName(type) +
+                         "' has no initial position (only revolute, continuous and prismatic "
+                         "joints have one)");
+    return false;
+  }
+  if (value != nullptr && degrees != nullptr) {
+    reader.Error(*degrees,
+                 what + " gives both 'initial_position' and 'initial_position_deg'; give one");
+    return false;
+  }
+  if (degrees != nullptr && !IsAngular(type)) {
+    reader.Error(*degrees, what +
+                               " is prismatic; its position is in metres: use "
+                               "'initial_position', not 'initial_position_deg'");
+    return false;
+  }
+  bool ok =
+      reader.ReadNumber(joint, "initial_position", initial, -kMaxCoordinate, kMaxCoordinate, what);
+  double in_degrees = 0;
+  ok &= reader.ReadNumber(joint, "initial_position_deg", &in_degrees, -kMaxCoordinate,
+                          kMaxCoordinate, what);
+  if (degrees != nullptr) *initial = in_degrees * kDegToRad;
+  return ok;
 }
 
 // `drive` {stiffness, damping, target_position or target_position_deg, target_velocity}
@@ -158,44 +206,19 @@ bool ReadDrive(SceneReader& reader, const JsonValue& joint, JointType type, Join
                              "joints can)");
     return false;
   }
-  const std::string drive_what = what + " drive";
-  if (!reader.ExpectType(*value, JsonValue::Type::kObject, drive_what)) return false;
-  reader.CheckKeys(
-      *value, {"stiffness", "damping", "target_position", "target_position_deg", "target_velocity"},
-      drive_what);
-  bool ok = reader.ReadNumber(*value, "stiffness", &drive->stiffness, 0, kMaxGain, drive_what);
-  ok &= reader.ReadNumber(*value, "damping", &drive->damping, 0, kMaxGain, drive_what);
-  ok &= reader.ReadNumber(*value, "target_velocity", &drive->target_velocity, -kMaxCoordinate,
-                          kMaxCoordinate, drive_what);
-  const JsonValue* degrees = value->Find("target_position_deg");
-  if (degrees != nullptr && value->Find("target_position") != nullptr) {
-    reader.Error(*degrees,
-                 drive_what + " gives both 'target_position' and 'target_position_deg'; give one");
-    return false;
-  }
-  if (degrees != nullptr && !IsAngular(type)) {
-    reader.Error(*degrees, drive_what +
-                               " of a prismatic joint is in metres: use "
-                               "'target_position', not 'target_position_deg'");
-    return false;
-  }
-  ok &= reader.ReadNumber(*value, "target_position", &drive->target_position, -kMaxCoordinate,
-                          kMaxCoordinate, drive_what);
-  double target_deg = 0;
-  ok &= reader.ReadNumber(*value, "target_position_deg", &target_deg, -kMaxCoordinate,
-                          kMaxCoordinate, drive_what);
-  if (degrees != nullptr) drive->target_position = target_deg * kDegToRad;
-  return ok;
+  return ReadDriveObject(reader, *value, IsAngular(type), drive, what + " drive");
 }
 
 void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const ObjectNames& objects,
-               const State& state, std::set<std::string>* names, Model* model) {
+               const State& state, std::set<std::string>* names, Model* model,
+               std::vector<PendingMimic>* mimics) {
   std::string what = "joint " + std::to_string(index);
   if (!reader.ExpectType(joint, JsonValue::Type::kObject, what)) return;
-  reader.CheckKeys(joint,
-                   {"name", "type", "parent", "child", "anchor", "axis", "limits", "limits_deg",
-                    "compliance", "drive"},
-                   what);
+  reader.CheckKeys(
+      joint,
+      {"name", "type", "parent", "child", "anchor", "axis", "limits", "limits_deg", "compliance",
+       "drive", "friction", "mimic", "initial_position", "initial_position_deg"},
+      what);
   bool ok = true;
 
   // name: required and unique among joints (controls and reports refer to joints by name)
@@ -221,16 +244,18 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   JointType type = JointType::kNone;
   const JsonValue* type_value = joint.Find("type");
   if (type_value == nullptr) {
-    reader.Error(joint, what + " needs a 'type' (fixed, revolute, continuous, prismatic or ball)");
+    reader.Error(joint,
+                 what + " needs a 'type' (fixed, revolute, continuous, prismatic, ball or planar)");
     ok = false;
   } else if (reader.ExpectType(*type_value, JsonValue::Type::kString, what + " 'type'")) {
     for (JointType t : {JointType::kFixed, JointType::kRevolute, JointType::kContinuous,
-                        JointType::kPrismatic, JointType::kBall}) {
+                        JointType::kPrismatic, JointType::kBall, JointType::kPlanar}) {
       if (type_value->string() == JointTypeName(t)) type = t;
     }
     if (type == JointType::kNone) {
-      reader.Error(*type_value, what + " has unknown type '" + type_value->string() +
-                                    "' (expected fixed, revolute, continuous, prismatic or ball)");
+      reader.Error(*type_value,
+                   what + " has unknown type '" + type_value->string() +
+                       "' (expected fixed, revolute, continuous, prismatic, ball or planar)");
       ok = false;
     }
   } else {
@@ -260,7 +285,7 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   ok &= reader.ReadArray<3>(joint, "anchor", &anchor, what, -1e6, 1e6);
   Vec3 axis = Vec3::UnitX();
   if (const JsonValue* axis_value = joint.Find("axis")) {
-    if (type != JointType::kNone && !HasAxis(type)) {
+    if (type != JointType::kNone && !NeedsAxis(type)) {
       reader.Warning(*axis_value, what + " of type '" + JointTypeName(type) +
                                       "' has no axis; its 'axis' is ignored");
     } else if (reader.ReadArray<3>(joint, "axis", &axis, what, -1e6, 1e6)) {
@@ -273,11 +298,16 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
     } else {
       ok = false;
     }
-  } else if (HasAxis(type)) {
-    reader.Error(joint, what + " of type '" + JointTypeName(type) +
-                            "' needs an 'axis' [x, y, z] (world direction)");
+  } else if (NeedsAxis(type)) {
+    reader.Error(
+        joint, what + " of type '" + JointTypeName(type) + "' needs an 'axis' [x, y, z] (" +
+                   (type == JointType::kPlanar ? "the plane's normal, " : "") + "world direction)");
     ok = false;
   }
+
+  // initial position: the bodies as given are the configuration where the joint is at it
+  double initial = 0;
+  ok &= ReadInitialPosition(reader, joint, type, &initial, what);
 
   bool limited = false;
   double lower = 0;
@@ -285,11 +315,49 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   JointDrive drive;
   double compliance = 0;
   if (type != JointType::kNone) {
-    ok &= ReadLimits(reader, joint, type, &limited, &lower, &upper, what);
+    ok &= ReadLimits(reader, joint, type, initial, &limited, &lower, &upper, what);
     ok &= ReadDrive(reader, joint, type, &drive, what);
   }
   // compliance is m/N; 1 m/N is already softer than any joint meant to hold
   ok &= reader.ReadNumber(joint, "compliance", &compliance, 0, 1, what);
+  // Coulomb friction of the joint's motion [N·m or N]
+  double friction = 0;
+  if (const JsonValue* value = joint.Find("friction")) {
+    if (type != JointType::kNone && !HasAxis(type)) {
+      reader.Error(*value, what + " of type '" + JointTypeName(type) +
+                               "' cannot have friction (only revolute, continuous and prismatic "
+                               "joints can)");
+      ok = false;
+    } else {
+      ok &= reader.ReadNumber(joint, "friction", &friction, 0, kMaxGain, what);
+    }
+  }
+  // mimic {joint, multiplier, offset}: θ = multiplier·θ_joint + offset
+  PendingMimic mimic;
+  if (const JsonValue* value = joint.Find("mimic")) {
+    const std::string mimic_what = what + " 'mimic'";
+    if (type != JointType::kNone && !HasAxis(type)) {
+      reader.Error(*value, what + " of type '" + JointTypeName(type) +
+                               "' cannot mimic another joint (only revolute, continuous and "
+                               "prismatic joints can)");
+      ok = false;
+    } else if (reader.ExpectType(*value, JsonValue::Type::kObject, mimic_what)) {
+      reader.CheckKeys(*value, {"joint", "multiplier", "offset"}, mimic_what);
+      if (value->Find("joint") == nullptr) {
+        reader.Error(*value, mimic_what + " needs 'joint' (the name of the joint it follows)");
+        ok = false;
+      }
+      ok &= reader.ReadString(*value, "joint", &mimic.leader, mimic_what);
+      ok &= reader.ReadNumber(*value, "multiplier", &mimic.multiplier, -kMaxGain, kMaxGain,
+                              mimic_what);
+      ok &= reader.ReadNumber(*value, "offset", &mimic.offset, -kMaxCoordinate, kMaxCoordinate,
+                              mimic_what);
+      mimic.at = value;
+      mimic.what = what;
+    } else {
+      ok = false;
+    }
+  }
   if (!ok) return;
 
   // J is at the anchor with world orientation at the initial configuration, so the axis in J is
@@ -300,16 +368,64 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   model->joint_parent.push_back(parent);
   model->joint_child.push_back(child);
   model->joint_X_PJ.push_back(X_WP.Inverse() * X_WJ);
-  model->joint_X_CJ.push_back(X_WC.Inverse() * X_WJ);
+  // the child where the joint is at 0: moved back by its initial position about or along the axis
+  Pose X_W0C = X_WC;
+  if (initial != 0) {
+    const Pose back = IsAngular(type) ? Pose{anchor, Quat(Eigen::AngleAxisd(-initial, axis))} *
+                                            Pose{-anchor, Quat::Identity()}
+                                      : Pose{-initial * axis, Quat::Identity()};
+    X_W0C = back * X_WC;
+  }
+  model->joint_X_CJ.push_back(X_W0C.Inverse() * X_WJ);
   model->joint_axis.push_back(axis);
   model->joint_limited.push_back(limited ? 1 : 0);
   model->joint_lower.push_back(lower);
   model->joint_upper.push_back(upper);
   model->joint_compliance.push_back(compliance);
   model->joint_drive.push_back(drive);
+  if (friction > 0) {
+    model->joint_friction.resize(model->joint_count(), 0);
+    model->joint_friction.back() = friction;
+  }
+  if (mimic.at != nullptr) {
+    mimic.follower = model->joint_count() - 1;
+    mimics->push_back(mimic);
+  }
 }
 
 }  // namespace
+
+
+bool ReadDriveObject(SceneReader& reader, const JsonValue& value, bool angular, JointDrive* drive,
+                     const std::string& drive_what) {
+  if (!reader.ExpectType(value, JsonValue::Type::kObject, drive_what)) return false;
+  reader.CheckKeys(
+      value, {"stiffness", "damping", "target_position", "target_position_deg", "target_velocity"},
+      drive_what);
+  bool ok = reader.ReadNumber(value, "stiffness", &drive->stiffness, 0, kMaxGain, drive_what);
+  ok &= reader.ReadNumber(value, "damping", &drive->damping, 0, kMaxGain, drive_what);
+  ok &= reader.ReadNumber(value, "target_velocity", &drive->target_velocity, -kMaxCoordinate,
+                          kMaxCoordinate, drive_what);
+  const JsonValue* degrees = value.Find("target_position_deg");
+  if (degrees != nullptr && value.Find("target_position") != nullptr) {
+    reader.Error(*degrees,
+                 drive_what + " gives both 'target_position' and 'target_position_deg'; give one");
+    return false;
+  }
+  if (degrees != nullptr && !angular) {
+    reader.Error(*degrees, drive_what +
+                               " of a prismatic joint is in metres: use "
+                               "'target_position', not 'target_position_deg'");
+    return false;
+  }
+  ok &= reader.ReadNumber(value, "target_position", &drive->target_position, -kMaxCoordinate,
+                          kMaxCoordinate, drive_what);
+  double target_deg = 0;
+  ok &= reader.ReadNumber(value, "target_position_deg", &target_deg, -kMaxCoordinate,
+                          kMaxCoordinate, drive_what);
+  if (degrees != nullptr) drive->target_position = target_deg * kDegToRad;
+  return ok;
+}
 
 
 void ReadJoints(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,
@@ -318,8 +434,29 @@ void ReadJoints(SceneReader& reader, const JsonValue& root, const ObjectNames& o
   if (joints == nullptr) return;
   if (!reader.ExpectType(*joints, JsonValue::Type::kArray, "'joints'")) return;
   std::set<std::string> names;
+  std::vector<PendingMimic> mimics;
   for (std::size_t i = 0; i < joints->items().size(); ++i) {
-    ReadJoint(reader, joints->items()[i], static_cast<int>(i), objects, state, &names, model);
+    ReadJoint(reader, joints->items()[i], static_cast<int>(i), objects, state, &names, model,
+              &mimics);
+  }
+  // mimic leaders: any 1-DOF joint of the scene, robots' joints included ("robot/joint")
+  for (const PendingMimic& mimic : mimics) {
+    const int leader = model->FindJoint(mimic.leader);
+    const JsonValue& at = *mimic.at->Find("joint");
+    if (leader < 0) {
+      reader.Error(at, mimic.what + " mimics '" + mimic.leader + "', which is not a joint");
+    } else if (leader == mimic.follower) {
+      reader.Error(at, mimic.what + " mimics itself");
+    } else if (!HasAxis(model->joint_type[leader])) {
+      reader.Error(at, mimic.what + " mimics joint '" + mimic.leader + "' of type '" +
+                           JointTypeName(model->joint_type[leader]) +
+                           "' (expected a revolute, continuous or prismatic joint)");
+    } else {
+      model->joint_couplings.push_back(JointCoupling{.follower = mimic.follower,
+                                                     .leader = leader,
+                                                     .multiplier = mimic.multiplier,
+                                                     .offset = mimic.offset});
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/diagnostics.h"
+#include "engine/geometry/visual_mesh.h"
 #include "engine/io/json_document.h"
 #include "engine/model/model.h"
 #include "engine/state/state.h"
@@ -147,17 +148,43 @@ bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,
 /// Object of type "urdf": loads the robot (scene_urdf.cpp) and registers its bodies as
 /// "name/link" in `names`.
 void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::string& name,
-                    ObjectNames* names, Model* model, State* state);
+                    const std::map<std::string, int>& materials, ObjectNames* names, Model* model,
+                    State* state);
+
+/// A drive object {stiffness, damping, target_position or target_position_deg (`angular` only),
+/// target_velocity} (scene_joints.cpp); `drive_what` names it in messages.
+bool ReadDriveObject(SceneReader& reader, const JsonValue& value, bool angular, JointDrive* drive,
+                     const std::string& drive_what);
 
 /// Geometry of an object of type "mesh" (a surface file as a hull or an SDF-backed mesh) or
-/// "sdf" (an analytic field), scene_shapes.cpp. Returns false after reporting.
+/// "sdf" (an analytic field), scene_shapes.cpp, and how it is drawn (`*visual`: the hull's faces,
+/// the file's surface with its materials, or the field's isosurface; may be null). Returns false
+/// after reporting.
 bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::string& type,
-                      ShapeGeometry* geometry, const std::string& what);
+                      ShapeGeometry* geometry, const std::string& what,
+                      std::shared_ptr<const VisualMesh>* visual);
 
 /// Object of type "tetmesh": a deformable solid whose nodes become particles (scene_shapes.cpp).
 void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::string& name,
                        const std::map<std::string, int>& materials, ObjectNames* names,
                        Model* model, State* state);
+
+/// Orbit camera fields {target, distance, yaw_deg, pitch_deg, fov_deg} of `camera` into
+/// `*setup` (scene_extras.cpp); other keys than these and `extra_keys` are warnings.
+bool ReadCameraSetup(SceneReader& reader, const JsonValue& camera, CameraSetup* setup,
+                     const std::string& what, std::initializer_list<const char*> extra_keys = {});
+
+/// The optional `cameras` array of named views; the first becomes the default view when the
+/// scene gives no `camera`.
+void ReadCameras(SceneReader& reader, const JsonValue& root, bool has_default_camera, Model* model);
+
+/// The optional `friction_pairs` array: [{materials: [a, b], friction: μ}].
+void ReadFrictionPairs(SceneReader& reader, const JsonValue& root,
+                       const std::map<std::string, int>& materials, Model* model);
+
+/// The optional `probes` array; needs the objects and joints already read.
+void ReadProbes(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,
+                Model* model);
 
 /// Reads the optional top-level `joints` array into the model's joint_* arrays. Needs the objects
 /// already read: `objects` maps names to bodies, `state` holds their initial poses.

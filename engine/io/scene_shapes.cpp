@@ -8,8 +8,11 @@
 #include "engine/geometry/analytic_sdf.h"
 #include "engine/geometry/collision_mesh.h"
 #include "engine/geometry/convex_hull.h"
+#include "engine/geometry/hull_simplify.h"
+#include "engine/geometry/isosurface.h"
 #include "engine/geometry/tet_mesh.h"
-#include "engine/io/mesh_loader.h"
+#include "engine/geometry/visual_mesh_builder.h"
+#include "engine/io/mesh_cache.h"
 #include "engine/io/scene_reader.h"
 #include "engine/io/tet_mesh_loader.h"
 
@@ -157,7 +160,8 @@ int ReadSdfNode(SceneReader& reader, const JsonValue& node, AnalyticSdf* field, 
 
 
 bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::string& type,
-                      ShapeGeometry* geometry, const std::string& what) {
+                      ShapeGeometry* geometry, const std::string& what,
+                      std::shared_ptr<const VisualMesh>* visual) {
   if (type == "sdf") {
     const JsonValue* shape = object.Find("shape");
     if (shape == nullptr) {
@@ -171,6 +175,8 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
     if (!problems.empty()) return false;
     geometry->type = ShapeType::kSdf;
     geometry->sdf = std::move(field);
+    // drawn as the field's zero isosurface (surface nets)
+    if (visual != nullptr) *visual = BuildSdfVisualMesh(*geometry->sdf);
     return true;
   }
 
@@ -183,29 +189,37 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
   bool ok = ReadScale(reader, object, &scale, what);
   ok &= reader.ReadString(object, "collision", &collision, what);
   ok &= reader.ReadInt(object, "sdf_resolution", &resolution, 8, 512, what);
+  int hull_vertices = kDefaultHullVertices;
+  ok &= reader.ReadInt(object, "hull_vertices", &hull_vertices, 4, 100000, what);
   if (collision != "sdf" && collision != "hull") {
     reader.Error(*object.Find("collision"),
                  what + " 'collision' is '" + collision + "', expected one of: sdf, hull");
     return false;
   }
   if (!ok) return false;
-  const Expected<LoadedMesh> loaded = LoadMesh(path, scale);
+  // the collision geometry and the drawn surface, both shared through the mesh cache
   const JsonValue& file_value = *object.Find("file");
-  AppendWithNote(reader, loaded.diagnostics(), file_value, what);
-  if (!loaded.ok()) return false;
-
-  Diagnostics built;
+  MeshCache& cache = MeshCache::Global();
   if (collision == "hull") {
+    const MeshProduct<ConvexHull> hull = cache.Hull(path, scale, hull_vertices);
+    AppendWithNote(reader, hull.diagnostics, file_value, what);
+    if (!hull.value) return false;
     geometry->type = ShapeType::kConvexHull;
-    geometry->hull = BuildConvexHull(loaded->mesh.vertices, loaded->mesh.name, &built);
-  } else {
-    geometry->type = ShapeType::kMesh;
-    CollisionMeshOptions options;
-    options.sdf_resolution = resolution;
-    geometry->mesh = BuildCollisionMesh(loaded->mesh, options, path, &built);
+    geometry->hull = hull.value;
+    if (visual != nullptr) *visual = BuildHullVisualMesh(*hull.value);
+    return true;
   }
-  AppendWithNote(reader, built, file_value, what);
-  return geometry->hull != nullptr || geometry->mesh != nullptr;
+  const MeshProduct<CollisionMesh> mesh = cache.Collision(path, scale, resolution);
+  AppendWithNote(reader, mesh.diagnostics, file_value, what);
+  if (!mesh.value) return false;
+  geometry->type = ShapeType::kMesh;
+  geometry->mesh = mesh.value;
+  if (visual != nullptr) {
+    // the file's own surface (its uvs, colours and textures) is the collision surface, drawn
+    const MeshProduct<VisualMesh> drawn = cache.Visual(path, scale, nullptr);
+    *visual = drawn.value;
+  }
+  return true;
 }
 
 

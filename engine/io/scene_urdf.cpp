@@ -28,12 +28,30 @@ void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValu
 
 
 void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::string& name,
-                    ObjectNames* names, Model* model, State* state) {
+                    const std::map<std::string, int>& materials, ObjectNames* names, Model* model,
+                    State* state) {
   const std::string what = "object '" + name + "'";
   reader.CheckKeys(object,
-                   {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
-                    "package_paths", "initial_positions", "hold_pose", "weld_fixed_joints",
-                    "self_collision", "collision_group", "collides_with"},
+                   {"name",
+                    "type",
+                    "file",
+                    "position",
+                    "rpy_deg",
+                    "quaternion_wxyz",
+                    "fixed_base",
+                    "package_paths",
+                    "initial_positions",
+                    "hold_pose",
+                    "drives",
+                    "weld_fixed_joints",
+                    "self_collision",
+                    "collision_meshes",
+                    "sdf_resolution",
+                    "hull_vertices",
+                    "material",
+                    "joint_friction_scale",
+                    "collision_group",
+                    "collides_with"},
                    what);
   const JsonValue* file = object.Find("file");
   if (file == nullptr) {
@@ -52,6 +70,29 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   ok &= reader.ReadBool(object, "fixed_base", &placement.fixed_base, what);
   ok &= reader.ReadBool(object, "weld_fixed_joints", &placement.weld_fixed_joints, what);
   ok &= reader.ReadBool(object, "self_collision", &placement.self_collision, what);
+  ok &= reader.ReadEnum<MeshCollision>(
+      object, "collision_meshes", {{"hull", MeshCollision::kHull}, {"sdf", MeshCollision::kSdf}},
+      &placement.collision_meshes, what);
+  ok &= reader.ReadInt(object, "sdf_resolution", &placement.sdf_resolution, 8, 512, what);
+  ok &= reader.ReadInt(object, "hull_vertices", &placement.hull_vertices, 4, 100000, what);
+  ok &= reader.ReadNumber(object, "joint_friction_scale", &placement.joint_friction_scale, 0, 1e3,
+                          what);
+  if (const JsonValue* material = object.Find("material")) {
+    if (reader.ExpectType(*material, JsonValue::Type::kString, what + " 'material'")) {
+      const auto it = materials.find(material->string());
+      if (it == materials.end()) {
+        std::vector<std::string> known;
+        for (const auto& [n, i] : materials) known.push_back(n);
+        reader.Error(*material, what + " uses unknown material '" + material->string() +
+                                    "' (defined: " + Join(known) + ")");
+        ok = false;
+      } else {
+        placement.material = it->second;
+      }
+    } else {
+      ok = false;
+    }
+  }
 
   UrdfOptions options;
   if (const JsonValue* paths = object.Find("package_paths")) {
@@ -86,6 +127,19 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
                               what + " 'hold_pose'");
       ok &= reader.ReadNumber(*hold, "damping", &placement.hold_damping, 0, 1e9,
                               what + " 'hold_pose'");
+    } else {
+      ok = false;
+    }
+  }
+  if (const JsonValue* drives = object.Find("drives")) {
+    if (reader.ExpectType(*drives, JsonValue::Type::kObject, what + " 'drives'")) {
+      // revolute and prismatic alike: targets in rad or m (no degrees before the type is known)
+      for (const auto& [joint, value] : drives->members()) {
+        JointDrive drive;
+        ok &= ReadDriveObject(reader, value, /*angular=*/false, &drive,
+                              what + " drive of joint '" + joint + "'");
+        placement.drives[joint] = drive;
+      }
     } else {
       ok = false;
     }

@@ -257,9 +257,61 @@ class UrdfChecker {
     }
   }
 
+  // a <material>: its <color rgba> (4 numbers in [0, 1]) and <texture filename> (resolved);
+  // robot-level ones define names, a visual's own one with a colour or texture defines its name
+  // too (as urdfdom does), and one with only a name refers to a definition
+  void Material(const XMLElement* material, const std::string& what, bool robot_level) {
+    const char* name = material->Attribute("name");
+    const std::string label =
+        what + " <material" +
+        (name != nullptr && *name != '\0' ? std::string(" '") + name + "'" : std::string()) + ">";
+    const XMLElement* color = material->FirstChildElement("color");
+    const XMLElement* texture = material->FirstChildElement("texture");
+    if (color != nullptr) {
+      std::vector<double> rgba;
+      if (color->Attribute("rgba") == nullptr) {
+        Error(color, label + " <color> needs attribute 'rgba'");
+      } else if (Numbers(color, "rgba", 4, &rgba, label + " <color>")) {
+        for (double c : rgba) {
+          if (c < 0 || c > 1) {
+            Error(color, label + " <color> 'rgba' is '" + color->Attribute("rgba") +
+                             "', expected 4 numbers in [0, 1]");
+            break;
+          }
+        }
+      }
+    }
+    if (texture != nullptr) {
+      const char* filename = texture->Attribute("filename");
+      if (filename == nullptr) {
+        Error(texture, label + " <texture> needs attribute 'filename'");
+      } else {
+        std::vector<std::string> tried;
+        if (ResolveResource(filename, base_dir_, package_paths_, &tried).empty()) {
+          Warning(texture, label + " texture '" + filename + "' not found (tried: " +
+                               JoinTried(tried) + "); it is drawn without it");
+        }
+      }
+    }
+    const bool defines = color != nullptr || texture != nullptr;
+    if (color != nullptr && name != nullptr && *name != '\0') colored_materials.insert(name);
+    if (robot_level && !defines) {
+      Warning(material, label + " has neither <color> nor <texture>");
+    }
+    if (name == nullptr || *name == '\0') return;
+    if (defines) {
+      material_lines.emplace(name, material->GetLineNum());
+    } else if (!robot_level) {
+      material_refs.push_back({material, what, name});
+    }
+  }
+
   // one <visual> or <collision>; resolves meshes
   void Geometry(const XMLElement* element, const std::string& what) {
     Origin(element, what);
+    if (const XMLElement* material = element->FirstChildElement("material")) {
+      Material(material, what, false);
+    }
     const XMLElement* geometry = element->FirstChildElement("geometry");
     const XMLElement* shape = geometry == nullptr ? nullptr : geometry->FirstChildElement();
     if (shape == nullptr) {
@@ -298,13 +350,7 @@ class UrdfChecker {
         ++mesh_resolved;
         mesh_paths[shape->GetLineNum()] = path;
       } else {
-        std::string list;
-        for (const std::string& t : tried) list += (list.empty() ? "" : ", ") + t;
-        Error(shape, what + " mesh '" + filename + "' not found (tried: " +
-                         (list.empty() ? "no package path; set CONTACT_STUDIO_PACKAGE_PATH or "
-                                         "ROS_PACKAGE_PATH"
-                                       : list) +
-                         ")");
+        Error(shape, what + " mesh '" + filename + "' not found (tried: " + JoinTried(tried) + ")");
       }
     } else {
       Error(shape,
@@ -348,6 +394,7 @@ class UrdfChecker {
     static const std::set<std::string> kTypes = {"revolute", "continuous", "prismatic",
                                                  "fixed",    "floating",   "planar"};
     const char* type = joint->Attribute("type");
+    joint_types.emplace(name, type == nullptr ? "" : type);
     if (type == nullptr || !kTypes.contains(type)) {
       Error(joint, what +
                        (type == nullptr ? " has no type"
@@ -390,17 +437,29 @@ class UrdfChecker {
     }
     if (const XMLElement* dynamics = joint->FirstChildElement("dynamics")) {
       double damping = 0, friction = 0;
-      Number(dynamics, "damping", &damping, what + " <dynamics>", false);
-      if (Number(dynamics, "friction", &friction, what + " <dynamics>", false) && friction > 0) {
-        Warning(dynamics, what + " has joint friction " + Format(friction) +
-                              ", which is not supported yet (ignored)");
+      if (Number(dynamics, "damping", &damping, what + " <dynamics>", false) && damping < 0) {
+        Error(dynamics,
+              what + " <dynamics> 'damping' is " + Format(damping) + ", expected a value >= 0");
+      }
+      if (Number(dynamics, "friction", &friction, what + " <dynamics>", false) && friction < 0) {
+        Error(dynamics,
+              what + " <dynamics> 'friction' is " + Format(friction) + ", expected a value >= 0");
       }
     }
     if (const XMLElement* mimic = joint->FirstChildElement("mimic")) {
-      Warning(mimic, what + " mimics another joint, which is not supported yet (it moves freely)");
-    }
-    if (t == "planar") {
-      Warning(joint, what + " is planar, which is not supported yet (the child is left free)");
+      double x = 0;
+      Number(mimic, "multiplier", &x, what + " <mimic>", false);
+      Number(mimic, "offset", &x, what + " <mimic>", false);
+      const char* leader = mimic->Attribute("joint");
+      if (leader == nullptr) {
+        Error(mimic, what + " <mimic> needs attribute 'joint' (the joint it follows)");
+      } else if (!t.empty() && t != "revolute" && t != "continuous" && t != "prismatic") {
+        Error(mimic, what + " of type '" + t +
+                         "' cannot mimic another joint (only revolute, continuous and prismatic "
+                         "joints can)");
+      } else {
+        mimic_refs.push_back({mimic, what, name, leader});
+      }
     }
   }
 
@@ -412,7 +471,9 @@ class UrdfChecker {
         Link(e);
       } else if (tag == "joint") {
         Joint(e);
-      } else if (tag != "material" && tag != "gazebo" && tag != "transmission") {
+      } else if (tag == "material") {
+        Material(e, "robot", true);
+      } else if (tag != "gazebo" && tag != "transmission") {
         Warning(e, "<" + tag + "> is not supported (ignored)");
       }
     }
@@ -422,6 +483,44 @@ class UrdfChecker {
               ref.what + " " + ref.role + " link '" + ref.link + "' is not a link of this robot");
       }
     }
+    for (const MaterialRef& ref : material_refs) {
+      if (!material_lines.contains(ref.name)) {
+        Error(ref.element, ref.what + " uses material '" + ref.name +
+                               "', which is not defined (define it under <robot> with a <color> "
+                               "or <texture>, or give this one a <color>)");
+      }
+    }
+    for (const MimicRef& ref : mimic_refs) {
+      const auto leader = joint_types.find(ref.leader);
+      if (ref.leader == ref.follower) {
+        Error(ref.element, ref.what + " mimics itself");
+      } else if (leader == joint_types.end()) {
+        Error(ref.element,
+              ref.what + " mimics '" + ref.leader + "', which is not a joint of this robot");
+      } else if (leader->second != "revolute" && leader->second != "continuous" &&
+                 leader->second != "prismatic") {
+        Error(ref.element, ref.what + " mimics joint '" + ref.leader + "' of type '" +
+                               leader->second +
+                               "' (expected a revolute, continuous or prismatic joint)");
+      }
+    }
+  }
+
+  // whether a <visual>'s material gives a colour: its own <color>, or the named definition's
+  bool HasColor(const XMLElement* visual) const {
+    const XMLElement* material = visual->FirstChildElement("material");
+    if (material == nullptr) return false;
+    if (material->FirstChildElement("color") != nullptr) return true;
+    const char* name = material->Attribute("name");
+    return name != nullptr && colored_materials.contains(name);
+  }
+
+  // "a, b, c" of the paths a resource was looked for at
+  static std::string JoinTried(const std::vector<std::string>& tried) {
+    std::string list;
+    for (const std::string& t : tried) list += (list.empty() ? "" : ", ") + t;
+    return list.empty() ? "no package path; set CONTACT_STUDIO_PACKAGE_PATH or ROS_PACKAGE_PATH"
+                        : list;
   }
 
   static std::string Format(double value) {
@@ -434,9 +533,22 @@ class UrdfChecker {
     const XMLElement* element;
     std::string what, role, link;
   };
+  struct MaterialRef {
+    const XMLElement* element;
+    std::string what, name;
+  };
+  struct MimicRef {
+    const XMLElement* element;
+    std::string what, follower, leader;
+  };
   std::map<std::string, int> link_lines;
   std::map<std::string, int> joint_lines;
+  std::map<std::string, std::string> joint_types;  // name -> type as written
+  std::map<std::string, int> material_lines;       // defined material names
+  std::set<std::string> colored_materials;         // of those, the ones with a <color>
   std::vector<LinkRef> link_refs;
+  std::vector<MaterialRef> material_refs;
+  std::vector<MimicRef> mimic_refs;
   std::map<int, std::string> mesh_paths;  // <mesh> line -> resolved file
   int mesh_count = 0;
   int mesh_resolved = 0;
@@ -480,10 +592,13 @@ UrdfGeometry ToGeometry(const urdf::GeometrySharedPtr& geometry, const urdf::Pos
       g.shape.half_length = 0.5 * cylinder.length;
       break;
     }
-    case urdf::Geometry::MESH:
+    case urdf::Geometry::MESH: {
+      const auto& mesh = static_cast<const urdf::Mesh&>(*geometry);
       g.is_mesh = true;
-      g.mesh_uri = static_cast<const urdf::Mesh&>(*geometry).filename;
+      g.mesh_uri = mesh.filename;
+      g.mesh_scale = Vec3(mesh.scale.x, mesh.scale.y, mesh.scale.z);
       break;
+    }
   }
   return g;
 }
@@ -584,11 +699,31 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
         link.collisions.push_back(g);
       }
       const auto visual_xml = MeshElements(e, "visual");
+      std::vector<const XMLElement*> visual_elements;
+      for (const XMLElement* v = e->FirstChildElement("visual"); v != nullptr;
+           v = v->NextSiblingElement("visual")) {
+        visual_elements.push_back(v);
+      }
       for (std::size_t v = 0; v < l->visual_array.size(); ++v) {
-        UrdfGeometry g = ToGeometry(l->visual_array[v]->geometry, l->visual_array[v]->origin);
+        const urdf::Visual& visual = *l->visual_array[v];
+        UrdfGeometry g = ToGeometry(visual.geometry, visual.origin);
         g.line = v < visual_xml.size() ? visual_xml[v]->GetLineNum() : link.line;
         if (g.is_mesh && checker.mesh_paths.contains(g.line))
           g.mesh_path = checker.mesh_paths[g.line];
+        // the material urdfdom attached (the visual's own, or the robot-level one it names);
+        // whether it has a colour is read from the XML (urdfdom's default is opaque black)
+        g.material = visual.material_name;
+        if (visual.material) {
+          const urdf::Color& c = visual.material->color;
+          g.has_color = v < visual_elements.size() && checker.HasColor(visual_elements[v]);
+          if (g.has_color) g.color = {c.r, c.g, c.b, c.a};
+          if (!visual.material->texture_filename.empty()) {
+            std::vector<std::string> tried;
+            g.texture = ResolveResource(visual.material->texture_filename,
+                                        fs::path(source_name).parent_path().string(),
+                                        options.package_paths, &tried);
+          }
+        }
         link.visuals.push_back(g);
       }
       robot.links.push_back(std::move(link));
@@ -635,7 +770,25 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
       joint.damping = j->dynamics->damping;
       joint.friction = j->dynamics->friction;
     }
+    if (j->mimic) {
+      joint.mimic_multiplier = j->mimic->multiplier;
+      joint.mimic_offset = j->mimic->offset;
+      ++robot.mimic_count;
+    }
     robot.joints.push_back(joint);
+  }
+  // mimic leaders by name, now that every joint has its index
+  for (const XMLElement* e = robot_element->FirstChildElement("joint"); e != nullptr;
+       e = e->NextSiblingElement("joint")) {
+    const urdf::JointConstSharedPtr j = model->getJoint(e->Attribute("name"));
+    if (!j->mimic) continue;
+    for (int k = 0; k < static_cast<int>(robot.joints.size()); ++k) {
+      if (robot.joints[k].name == j->mimic->joint_name) {
+        for (UrdfJoint& follower : robot.joints) {
+          if (follower.name == j->name) follower.mimic_leader = k;
+        }
+      }
+    }
   }
   robot.root_link = robot.FindLink(model->getRoot()->name);
   return Expected<UrdfRobot>(std::move(robot), std::move(diagnostics));

@@ -1,9 +1,12 @@
 // URDF robot loader: a robot description -> UrdfRobot (validated, with the line of every element),
 // then UrdfRobot -> bodies, shapes and joints of a Model. urdfdom parses the model; a tinyxml2 walk
 // of the same text checks every value first so each problem is reported as `robot.urdf:42: error:
-// ...` naming the link or joint. Mesh files are resolved (existence checked), not loaded.
+// ...` naming the link or joint. Mesh and texture files are resolved (existence checked) by the
+// parser; AddRobotToModel loads the meshes (through the shared MeshCache) into collision shapes
+// (convex hulls or SDF-backed meshes) and visuals.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,10 +27,16 @@ struct UrdfOptions {
 struct UrdfGeometry {
   ShapeGeometry shape;  ///< type kNone for meshes
   bool is_mesh = false;
-  std::string mesh_uri;   ///< as written in the file
-  std::string mesh_path;  ///< resolved existing file, empty when unresolved
-  Pose X_LS;              ///< geometry origin in the link frame
+  std::string mesh_uri;            ///< as written in the file
+  std::string mesh_path;           ///< resolved existing file, empty when unresolved
+  Vec3 mesh_scale = Vec3::Ones();  ///< <mesh scale> per axis
+  Pose X_LS;                       ///< geometry origin in the link frame
   int line = 0;
+  // visuals: the URDF <material> (its own or the robot-level one it names)
+  std::string material;    ///< material name, "" when none or unnamed
+  bool has_color = false;  ///< the material gives <color rgba>
+  std::array<float, 4> color = {0.7f, 0.7f, 0.7f, 1.0f};  ///< RGBA [0, 1] as written
+  std::string texture;                                    ///< resolved <texture filename>, or ""
 };
 
 struct UrdfLink {
@@ -56,7 +65,11 @@ struct UrdfJoint {
   Vec3 axis = Vec3::UnitX();  ///< unit axis in the joint frame
   bool has_limits = false;
   Real lower = 0, upper = 0;  ///< [rad] or [m]
-  Real damping = 0, friction = 0;
+  Real damping = 0;           ///< <dynamics damping> [N·m·s/rad] or [N·s/m]
+  Real friction = 0;          ///< <dynamics friction> [N·m] or [N]
+  int mimic_leader = -1;      ///< <mimic joint>: index of the leader joint, −1 for none
+  Real mimic_multiplier = 1;  ///< θ = multiplier·θ_leader + offset
+  Real mimic_offset = 0;      ///< [rad] or [m]
 };
 
 struct UrdfRobot {
@@ -67,6 +80,7 @@ struct UrdfRobot {
   int root_link = 0;
   int mesh_count = 0;     ///< <mesh> elements (visual and collision)
   int mesh_resolved = 0;  ///< of those, how many name an existing file
+  int mimic_count = 0;    ///< joints with <mimic>
 
   int FindLink(const std::string& name) const;
   Real TotalMass() const;
@@ -88,6 +102,12 @@ std::string ResolveResource(const std::string& uri, const std::string& base_dir,
                             const std::vector<std::string>& package_paths,
                             std::vector<std::string>* tried);
 
+/// How a robot's collision meshes collide.
+enum class MeshCollision {
+  kHull,  ///< the convex hull of the mesh (qhull): fast, what robotics users expect
+  kSdf,   ///< the triangle mesh with its grid SDF (chapter-6 contacts): exact, slower
+};
+
 struct RobotPlacement {
   std::string name_prefix;  ///< body/joint names become prefix + link name ("fetch/")
   Pose X_W_base;            ///< root link pose in the world
@@ -99,12 +119,24 @@ struct RobotPlacement {
   int material = 0;                               ///< material of every shape
   /// false: the robot's bodies never collide with each other (coarse primitive shapes of
   /// non-adjacent links often overlap, e.g. Allegro finger bases); adjacent links never collide.
+  /// true: they do, except pairs joined by a joint and pairs already touching in the initial
+  /// configuration (body_collision_exclusions, the rule of MoveIt's default-pose filter).
   bool self_collision = false;
+  MeshCollision collision_meshes = MeshCollision::kHull;
+  int sdf_resolution = 64;  ///< grid cells along the longest side of each SDF (kSdf)
+  int hull_vertices = 64;   ///< vertex budget of each collision hull (kHull), ≥ 4
+  bool visuals = true;      ///< false: no Model visuals (headless checks)
+  /// Per-joint drives by URDF joint name, replacing the hold drive (and the URDF damping).
+  std::map<std::string, JointDrive> drives;
+  /// Factor on every URDF <dynamics friction> (0 disables joint friction; files often carry
+  /// placeholder values, e.g. 10 N·m on the Allegro fingers).
+  Real joint_friction_scale = 1;
 };
 
-/// Adds the robot's bodies, primitive collision shapes and joints to `model` and their poses at
+/// Adds the robot's bodies, collision shapes (primitives; meshes as hulls or SDF-backed meshes),
+/// visuals and joints (with their friction and mimic couplings) to `model` and their poses at
 /// the requested configuration to `state`. Body frames are at the COM (see the .cpp). Problems
-/// (unknown joint in initial_positions, massless bodies, unsupported features) go to
+/// (unknown joint in initial_positions, massless bodies, mesh files that do not load) go to
 /// `diagnostics` located at the URDF line. Returns the body index of the root link.
 int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Model* model,
                     State* state, Diagnostics* diagnostics);

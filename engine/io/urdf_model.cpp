@@ -2,13 +2,23 @@
 // body (masses, COMs and inertias combined with the parallel-axis theorem). Each body frame sits at
 // the COM, oriented as its first link's inertial frame (or that link's frame when it has none).
 // URDF joint frames are computed at q = 0, then links are placed at the requested configuration by
-// forward kinematics, so the state starts with every joint coordinate at its requested position.
+// forward kinematics, so the state starts with every joint coordinate at its requested position
+// (mimic followers on their coupling). Mesh files are loaded once per (file, scale) through the
+// shared MeshCache, in parallel: collision meshes become convex hulls or SDF-backed meshes,
+// visual meshes Model visuals (with the file's materials, or the URDF colour when it has none).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <set>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <Eigen/Eigenvalues>
 
+#include "engine/collision/collision.h"
+#include "engine/geometry/visual_mesh_builder.h"
+#include "engine/io/mesh_cache.h"
 #include "engine/io/urdf_loader.h"
 
 namespace sim::io {
@@ -29,6 +39,19 @@ bool IsActuated(UrdfJointType type) {
 }
 
 
+// an error unless `name` is a revolute, continuous or prismatic joint of the robot
+void CheckActuatedJoint(const UrdfRobot& robot, const std::string& name, const char* what,
+                        Diagnostics* diagnostics) {
+  for (const UrdfJoint& joint : robot.joints) {
+    if (joint.name == name && IsActuated(joint.type)) return;
+  }
+  diagnostics->Error(robot.source, 0, "",
+                     std::string(what) + " given for '" + name +
+                         "', which is not a revolute, continuous or prismatic joint of robot '" +
+                         robot.name + "'");
+}
+
+
 // child link frame relative to the joint frame at coordinate q
 Pose JointMotion(const UrdfJoint& joint, Real q) {
   Pose X;
@@ -43,6 +66,119 @@ Pose JointMotion(const UrdfJoint& joint, Real q) {
 
 Mat3 Skew2(const Vec3& d) {  // parallel-axis term |d|² E − d dᵀ
   return d.squaredNorm() * Mat3::Identity() - d * d.transpose();
+}
+
+// key of a mesh geometry: its resolved file and scale
+std::string MeshKey(const UrdfGeometry& g) {
+  char scale[96];
+  std::snprintf(scale, sizeof(scale), "|%.17g|%.17g|%.17g", g.mesh_scale.x(), g.mesh_scale.y(),
+                g.mesh_scale.z());
+  return g.mesh_path + scale;
+}
+
+
+struct CollisionAsset {
+  std::shared_ptr<const ShapeGeometry> geometry;  // null after an error
+  std::shared_ptr<const VisualMesh> drawn;        // the shape's drawn surface
+};
+
+struct VisualAsset {
+  std::shared_ptr<const VisualMesh> mesh;  // null after an error
+  bool own_materials = false;
+};
+
+struct RobotMeshes {
+  std::map<std::string, CollisionAsset> collision;
+  std::map<std::string, VisualAsset> visual;
+};
+
+
+// loads every distinct collision and visual mesh of the robot once (in parallel); problems are
+// reported at the mesh file with a note at the first URDF line that uses it
+RobotMeshes LoadRobotMeshes(const UrdfRobot& robot, const RobotPlacement& placement,
+                            Diagnostics* diagnostics) {
+  struct Request {
+    const UrdfGeometry* geometry;
+    bool collision;
+    Diagnostics found;
+    CollisionAsset collision_asset;
+    VisualAsset visual_asset;
+  };
+  std::vector<Request> requests;
+  std::set<std::string> seen_collision, seen_visual;
+  for (const UrdfLink& link : robot.links) {
+    for (const UrdfGeometry& g : link.collisions) {
+      if (g.is_mesh && !g.mesh_path.empty() && seen_collision.insert(MeshKey(g)).second) {
+        requests.push_back({&g, true, {}, {}, {}});
+      }
+    }
+    if (!placement.visuals) continue;
+    for (const UrdfGeometry& g : link.visuals) {
+      if (g.is_mesh && !g.mesh_path.empty() && seen_visual.insert(MeshKey(g)).second) {
+        requests.push_back({&g, false, {}, {}, {}});
+      }
+    }
+  }
+  MeshCache& cache = MeshCache::Global();
+  // files differ a hundredfold in size: one task per file, taken by whichever thread is free
+  tbb::parallel_for(
+      tbb::blocked_range<int>(0, static_cast<int>(requests.size()), 1),
+      [&](const tbb::blocked_range<int>& range) {
+        for (int r = range.begin(); r < range.end(); ++r) {
+          Request& request = requests[r];
+          const UrdfGeometry& g = *request.geometry;
+          if (!request.collision) {
+            MeshProduct<VisualMesh> visual =
+                cache.Visual(g.mesh_path, g.mesh_scale, &request.visual_asset.own_materials);
+            request.found = visual.diagnostics;
+            request.visual_asset.mesh = visual.value;
+            continue;
+          }
+          auto shape = std::make_shared<ShapeGeometry>();
+          if (placement.collision_meshes == MeshCollision::kHull) {
+            MeshProduct<ConvexHull> hull =
+                cache.Hull(g.mesh_path, g.mesh_scale, placement.hull_vertices);
+            request.found = hull.diagnostics;
+            if (!hull.value) continue;
+            shape->type = ShapeType::kConvexHull;
+            shape->hull = hull.value;
+            request.collision_asset.drawn = BuildHullVisualMesh(*hull.value);
+          } else {
+            MeshProduct<CollisionMesh> mesh =
+                cache.Collision(g.mesh_path, g.mesh_scale, placement.sdf_resolution);
+            request.found = mesh.diagnostics;
+            if (!mesh.value) continue;
+            shape->type = ShapeType::kMesh;
+            shape->mesh = mesh.value;
+            request.collision_asset.drawn = BuildVisualMesh(mesh.value->surface);
+          }
+          request.collision_asset.geometry = std::move(shape);
+        }
+      },
+      tbb::simple_partitioner());
+
+  // results and diagnostics in request order (deterministic whatever the thread count)
+  RobotMeshes meshes;
+  for (Request& request : requests) {
+    const UrdfGeometry& g = *request.geometry;
+    for (const Diagnostic& d : request.found.items()) {
+      diagnostics->Add(d);
+      if (d.severity == Severity::kNote) continue;
+      diagnostics->Add(Diagnostic{.severity = Severity::kNote,
+                                  .source = robot.source,
+                                  .line = g.line,
+                                  .element_path = "",
+                                  .message = std::string("used by this <") +
+                                             (request.collision ? "collision" : "visual") +
+                                             "> mesh '" + g.mesh_uri + "'"});
+    }
+    if (request.collision) {
+      meshes.collision[MeshKey(g)] = request.collision_asset;
+    } else {
+      meshes.visual[MeshKey(g)] = request.visual_asset;
+    }
+  }
+  return meshes;
 }
 
 }  // namespace
@@ -64,16 +200,7 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
   // link poses in the world at q = 0 and at the requested configuration
   std::map<std::string, Real> positions = placement.initial_positions;
   for (const auto& [name, value] : positions) {
-    bool found = false;
-    for (const UrdfJoint& joint : robot.joints)
-      found |= joint.name == name && IsActuated(joint.type);
-    if (!found) {
-      diagnostics->Error(
-          robot.source, 0, "",
-          "initial position given for '" + name +
-              "', which is not a revolute, continuous or prismatic joint of robot '" + robot.name +
-              "'");
-    }
+    CheckActuatedJoint(robot, name, "initial position", diagnostics);
   }
   // start position of each joint: requested or 0, inside its limits (Allegro's thumb joint_12.0
   // has lower limit 0.263, so 0 would start it in violation)
@@ -91,6 +218,28 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
                                std::to_string(joint.upper) + "]; it starts at " +
                                std::to_string(clamped));
     }
+  }
+  // mimic followers start where their coupling puts them, θ_f = m·θ_l + b (a chain of mimics
+  // settles in as many passes as it is long)
+  for (std::size_t pass = 0; pass < robot.joints.size(); ++pass) {
+    bool changed = false;
+    for (const UrdfJoint& joint : robot.joints) {
+      if (joint.mimic_leader < 0) continue;
+      const auto leader = positions.find(robot.joints[joint.mimic_leader].name);
+      const Real q = joint.mimic_multiplier * (leader == positions.end() ? 0 : leader->second) +
+                     joint.mimic_offset;
+      const auto it = positions.find(joint.name);
+      if (it != positions.end() && it->second == q) continue;
+      if (pass == 0 && placement.initial_positions.contains(joint.name)) {
+        diagnostics->Warning(
+            robot.source, joint.line, "",
+            "initial position of joint '" + joint.name + "' is ignored: it mimics '" +
+                robot.joints[joint.mimic_leader].name + "' and starts at " + std::to_string(q));
+      }
+      positions[joint.name] = q;
+      changed = true;
+    }
+    if (!changed) break;
   }
   std::vector<Pose> X_W_zero(n_links), X_W_link(n_links);
   std::vector<char> placed(n_links, 0);
@@ -191,18 +340,31 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     X_BL[l] = X_RB[b].Inverse() * X_W_zero[body_root[b]].Inverse() * X_W_zero[l];
   }
 
-  // primitive collision shapes; meshes wait for the collision library
-  int skipped_meshes = 0;
+  // mesh files: every distinct (file, scale) once, in parallel, through the shared cache
+  const RobotMeshes meshes = LoadRobotMeshes(robot, placement, diagnostics);
+
+  // collision shapes: primitives as they are, meshes as hulls or SDF-backed meshes
   for (int l = 0; l < n_links; ++l) {
     for (std::size_t c = 0; c < robot.links[l].collisions.size(); ++c) {
       const UrdfGeometry& g = robot.links[l].collisions[c];
-      if (g.is_mesh || g.shape.type == ShapeType::kNone) {
-        ++skipped_meshes;
+      ShapeGeometry shape = g.shape;
+      std::shared_ptr<const VisualMesh> drawn;
+      if (g.is_mesh) {
+        const auto it = meshes.collision.find(MeshKey(g));
+        if (it == meshes.collision.end() || !it->second.geometry) continue;  // reported
+        shape = *it->second.geometry;
+        drawn = it->second.drawn;
+      } else if (shape.type == ShapeType::kNone) {
         continue;
+      }
+      const int s = model->shape_count();
+      if (drawn) {
+        model->shape_visual_mesh.resize(s);
+        model->shape_visual_mesh.push_back(drawn);
       }
       model->shape_name.push_back(placement.name_prefix + robot.links[l].name +
                                   (c == 0 ? "" : "#" + std::to_string(c)));
-      model->shape_geometry.push_back(g.shape);
+      model->shape_geometry.push_back(shape);
       model->shape_body.push_back(first_body + link_body[l]);
       model->shape_X_BS.push_back(X_BL[l] * g.X_LS);
       model->shape_material.push_back(placement.material);
@@ -211,11 +373,35 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
                                        : model->materials[placement.material].color);
     }
   }
-  if (skipped_meshes > 0) {
-    diagnostics->Warning(robot.source, 0, "",
-                         "robot '" + robot.name + "': " + std::to_string(skipped_meshes) +
-                             " mesh collision geometries skipped (mesh collision comes with the "
-                             "collision library)");
+  if (!model->shape_visual_mesh.empty()) model->shape_visual_mesh.resize(model->shape_count());
+
+  // visuals: primitives with their URDF colour, meshes with the file's materials when it has
+  // any (RViz's rule), else the URDF colour
+  if (placement.visuals) {
+    for (int l = 0; l < n_links; ++l) {
+      for (std::size_t v = 0; v < robot.links[l].visuals.size(); ++v) {
+        const UrdfGeometry& g = robot.links[l].visuals[v];
+        ShapeGeometry geometry = g.shape;
+        std::shared_ptr<const VisualMesh> mesh;
+        std::array<float, 4> color = g.color;
+        if (g.is_mesh) {
+          const auto it = meshes.visual.find(MeshKey(g));
+          if (it == meshes.visual.end() || !it->second.mesh) continue;  // reported
+          geometry.type = ShapeType::kMesh;
+          mesh = it->second.mesh;
+          if (it->second.own_materials) color = {0, 0, 0, 0};
+        } else if (geometry.type == ShapeType::kNone) {
+          continue;
+        }
+        model->visual_name.push_back(placement.name_prefix + robot.links[l].name +
+                                     (v == 0 ? "" : "#" + std::to_string(v)));
+        model->visual_body.push_back(first_body + link_body[l]);
+        model->visual_X_BV.push_back(X_BL[l] * g.X_LS);
+        model->visual_geometry.push_back(geometry);
+        model->visual_mesh.push_back(mesh);
+        model->visual_color.push_back(color);
+      }
+    }
   }
 
   // joints between bodies, frames at q = 0 in both body frames
@@ -239,29 +425,84 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     add_joint(placement.name_prefix + "base_fixed", JointType::kFixed, kWorldBody, root_body,
               placement.X_W_base, X_BL[robot.root_link], Vec3::UnitX());
   }
-  for (const UrdfJoint& joint : robot.joints) {
+  // a floating joint leaves its child free: no joint at all
+  std::vector<int> model_joint(robot.joints.size(), -1);
+  for (std::size_t k = 0; k < robot.joints.size(); ++k) {
+    const UrdfJoint& joint = robot.joints[k];
     if (welded(joint.child)) continue;
-    if (joint.type == UrdfJointType::kFloating || joint.type == UrdfJointType::kPlanar) continue;
+    if (joint.type == UrdfJointType::kFloating) continue;
     JointType type = JointType::kFixed;
     if (joint.type == UrdfJointType::kRevolute) type = JointType::kRevolute;
     if (joint.type == UrdfJointType::kContinuous) type = JointType::kContinuous;
     if (joint.type == UrdfJointType::kPrismatic) type = JointType::kPrismatic;
+    if (joint.type == UrdfJointType::kPlanar) type = JointType::kPlanar;
     add_joint(placement.name_prefix + joint.name, type, first_body + link_body[joint.parent],
               first_body + link_body[joint.child], X_BL[joint.parent] * joint.X_PJ,
               X_BL[joint.child], joint.axis);
     const int j = model->joint_count() - 1;
+    model_joint[k] = j;
     if (joint.has_limits) {
       model->joint_limited[j] = 1;
       model->joint_lower[j] = joint.lower;
       model->joint_upper[j] = joint.upper;
     }
-    if (IsActuated(joint.type)) {
-      JointDrive& drive = model->joint_drive[j];
-      const auto it = positions.find(joint.name);
-      drive.stiffness = placement.hold_stiffness;
-      drive.damping = placement.hold_damping + std::max<Real>(0, joint.damping);
-      drive.target_position = it == positions.end() ? 0 : it->second;
+    // Coulomb friction of the joint's motion (a box-constrained row, constraint_rows.h)
+    if (IsActuated(joint.type) && joint.friction * placement.joint_friction_scale > 0) {
+      model->joint_friction.resize(model->joint_count(), 0);
+      model->joint_friction[j] = joint.friction * placement.joint_friction_scale;
     }
+    if (!IsActuated(joint.type)) continue;
+    // drives: the scene's own for this joint, else the hold drive at the start position (not
+    // for mimic followers, which their coupling moves); URDF damping is viscous damping either
+    // way (a drive with k = 0 when nothing holds the joint)
+    JointDrive& drive = model->joint_drive[j];
+    const auto own = placement.drives.find(joint.name);
+    if (own != placement.drives.end()) {
+      drive = own->second;
+      continue;
+    }
+    const auto it = positions.find(joint.name);
+    if (joint.mimic_leader < 0) drive.stiffness = placement.hold_stiffness;
+    drive.damping =
+        (joint.mimic_leader < 0 ? placement.hold_damping : 0) + std::max<Real>(0, joint.damping);
+    drive.target_position = it == positions.end() ? 0 : it->second;
+  }
+  if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
+  for (const auto& [name, drive] : placement.drives) {
+    CheckActuatedJoint(robot, name, "drive", diagnostics);
+  }
+
+  // self-collision: pairs of the robot's bodies already touching at the start never collide
+  // (MoveIt's "default pose" rule): coarse collision geometry of near links often overlaps, and
+  // those links would otherwise push each other apart from the first step
+  if (placement.self_collision) {
+    Contacts touching;
+    touching.capacity = 1 << 20;
+    CollisionStats stats;
+    DetectContacts(*model, *state, 0, &touching, &stats);
+    std::set<std::array<int, 2>> pairs;
+    for (const Contact& contact : touching.items) {
+      const int a = contact.a.body, b = contact.b.body;
+      if (a < first_body || b < first_body || a == b || contact.a.particles[0] >= 0 ||
+          contact.b.particles[0] >= 0) {
+        continue;
+      }
+      pairs.insert({std::min(a, b), std::max(a, b)});
+    }
+    model->body_collision_exclusions.insert(model->body_collision_exclusions.end(), pairs.begin(),
+                                            pairs.end());
+  }
+
+  // mimic joints: θ_follower = multiplier·θ_leader + offset, one coupling row each
+  for (std::size_t k = 0; k < robot.joints.size(); ++k) {
+    const UrdfJoint& joint = robot.joints[k];
+    if (joint.mimic_leader < 0 || model_joint[k] < 0 || model_joint[joint.mimic_leader] < 0) {
+      continue;
+    }
+    model->joint_couplings.push_back(JointCoupling{.follower = model_joint[k],
+                                                   .leader = model_joint[joint.mimic_leader],
+                                                   .multiplier = joint.mimic_multiplier,
+                                                   .offset = joint.mimic_offset});
   }
   return root_body;
 }

@@ -67,6 +67,8 @@ const char* JointTypeName(JointType type) {
       return "prismatic";
     case JointType::kBall:
       return "ball";
+    case JointType::kPlanar:
+      return "planar";
   }
   return "none";
 }
@@ -79,6 +81,7 @@ int JointFreedoms(JointType type) {
     case JointType::kPrismatic:
       return 1;
     case JointType::kBall:
+    case JointType::kPlanar:
       return 3;
     case JointType::kFixed:
     case JointType::kNone:
@@ -113,6 +116,58 @@ int Model::FindMaterial(const std::string& name) const {
     if (materials[i].name == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+
+Real ContactFriction(const Model& model, int material_a, int material_b) {
+  for (const FrictionPair& pair : model.friction_pairs) {
+    if ((pair.material_a == material_a && pair.material_b == material_b) ||
+        (pair.material_a == material_b && pair.material_b == material_a)) {
+      return pair.friction;
+    }
+  }
+  // materials outside the table (hand-built models with none) have the default μ
+  const auto mu = [&](int m) {
+    return m >= 0 && m < static_cast<int>(model.materials.size()) ? model.materials[m].friction
+                                                                  : Material{}.friction;
+  };
+  return 0.5 * (mu(material_a) + mu(material_b));
+}
+
+
+const char* ProbeKindName(ProbeKind kind) {
+  switch (kind) {
+    case ProbeKind::kBodyPosition:
+      return "body_position";
+    case ProbeKind::kBodyOrientation:
+      return "body_orientation";
+    case ProbeKind::kBodyVelocity:
+      return "body_velocity";
+    case ProbeKind::kBodyAngularVelocity:
+      return "body_angular_velocity";
+    case ProbeKind::kJointPosition:
+      return "joint_position";
+    case ProbeKind::kJointVelocity:
+      return "joint_velocity";
+    case ProbeKind::kParticlePosition:
+      return "particle_position";
+    case ProbeKind::kSoftBodyCentroid:
+      return "soft_body_centroid";
+  }
+  return "body_position";
+}
+
+
+int ProbeValueCount(ProbeKind kind) {
+  switch (kind) {
+    case ProbeKind::kBodyOrientation:
+      return 4;
+    case ProbeKind::kJointPosition:
+    case ProbeKind::kJointVelocity:
+      return 1;
+    default:
+      return 3;
+  }
 }
 
 

@@ -101,7 +101,9 @@ struct ModelOptions {
   SolverSettings solver;
 };
 
-enum class JointType { kNone = 0, kFixed, kRevolute, kContinuous, kPrismatic, kBall };
+/// kPlanar (URDF "planar"): the child translates in the plane normal to the joint axis and
+/// rotates about the axis (3 locked rows: no motion along the normal, no tilt of the normal).
+enum class JointType { kNone = 0, kFixed, kRevolute, kContinuous, kPrismatic, kBall, kPlanar };
 
 /// Lower-case name used in scene files and URDF ("revolute", ...).
 const char* JointTypeName(JointType type);
@@ -119,6 +121,43 @@ struct JointDrive {
   Real target_position = 0;  ///< θ* (overridable per step by Control)
   Real target_velocity = 0;  ///< θ̇*
   bool enabled() const { return stiffness > 0 || damping > 0; }
+};
+
+/// Coupling of two 1-DOF joints (URDF <mimic>): one rigid bilateral row
+///   c = θ_follower − multiplier·θ_leader − offset = 0
+/// (θ in rad for revolute/continuous joints, m for prismatic ones).
+struct JointCoupling {
+  int follower = -1;    ///< joint index: revolute, continuous or prismatic
+  int leader = -1;      ///< joint index: revolute, continuous or prismatic, not the follower
+  Real multiplier = 1;  ///< [-] (m/rad or rad/m between a prismatic and a revolute joint)
+  Real offset = 0;      ///< [rad] or [m]
+};
+
+/// Contact friction of one pair of materials (scene `friction_pairs`): replaces the mean of
+/// the two materials' coefficients for contacts between them.
+struct FrictionPair {
+  int material_a = 0;
+  int material_b = 0;
+  Real friction = 0.5;  ///< Coulomb coefficient μ [-]
+};
+
+/// What a probe records once per step (scene `probes`; `contact-sim run --report`).
+enum class ProbeKind {
+  kBodyPosition = 0,     ///< body COM position [m] (3 values)
+  kBodyOrientation,      ///< body orientation quaternion w, x, y, z (4 values)
+  kBodyVelocity,         ///< body COM linear velocity [m/s] (3 values)
+  kBodyAngularVelocity,  ///< body angular velocity, world frame [rad/s] (3 values)
+  kJointPosition,        ///< joint coordinate θ [rad] or s [m] (1 value)
+  kJointVelocity,        ///< joint rate θ̇ [rad/s] or ṡ [m/s] (1 value)
+  kParticlePosition,     ///< particle position [m] (3 values)
+  kSoftBodyCentroid,     ///< mass-weighted mean of a soft body's nodes [m] (3 values)
+};
+
+/// A named measurement of the simulation, sampled after every step.
+struct Probe {
+  std::string name;
+  ProbeKind kind = ProbeKind::kBodyPosition;
+  int target = -1;  ///< body, joint, particle or soft body index, by kind
 };
 
 struct SoftBodyCollision;
@@ -148,6 +187,12 @@ struct CameraSetup {
   Real yaw_deg = 35;              ///< rotation about the up axis [deg]
   Real pitch_deg = 25;            ///< elevation above the horizon [deg]
   Real fov_y_deg = 45;            ///< vertical field of view [deg]
+};
+
+/// A named viewpoint of a scene (scene `cameras`), for the studio's camera menu.
+struct NamedCamera {
+  std::string name;
+  CameraSetup setup;
 };
 
 struct Model {
@@ -224,11 +269,29 @@ struct Model {
   // deformable solids over particles
   std::vector<SoftBody> soft_bodies;
 
+  // added with the URDF/scene-format work; each empty in hand-built models, meaning "none"
+  /// Coulomb friction bound of each joint's motion [N·m or N] (URDF <dynamics friction>): the
+  /// joint resists with up to this torque/force while it sticks, with exactly it while it slides
+  /// (one box-constrained row, see constraint_rows.h). Empty means no joint friction; otherwise
+  /// one entry per joint.
+  std::vector<Real> joint_friction;
+  std::vector<JointCoupling> joint_couplings;  ///< mimic joints
+  std::vector<FrictionPair> friction_pairs;    ///< per-pair contact friction
+  std::vector<Probe> probes;                   ///< recorded per step by `contact-sim run`
+  std::vector<NamedCamera> cameras;            ///< extra named views; `camera` is the default
+  /// Body pairs that never collide besides jointed pairs and filter groups (a robot loaded with
+  /// self-collision: its links already touching in the initial configuration), (lower, higher).
+  std::vector<std::array<int, 2>> body_collision_exclusions;
+
   int body_count() const { return static_cast<int>(body_name.size()); }
   int shape_count() const { return static_cast<int>(shape_geometry.size()); }
   int particle_count() const { return static_cast<int>(particle_mass.size()); }
   int joint_count() const { return static_cast<int>(joint_type.size()); }
   int visual_count() const { return static_cast<int>(visual_body.size()); }
+  /// Joint j's friction bound [N·m or N]; 0 when joint_friction is empty.
+  Real JointFrictionLimit(int j) const {
+    return joint_friction.empty() ? Real(0) : joint_friction[j];
+  }
 
   /// Index of the body, particle or joint with this name, or -1.
   int FindBody(const std::string& name) const;
@@ -240,6 +303,16 @@ struct Model {
   /// −1 stands for a particle or soft-body surface (group bit 1, mask all).
   bool ShapesMayCollide(int a, int b) const;
 };
+
+/// Coulomb coefficient of a contact between shapes (or particles) of materials a and b: the
+/// `friction_pairs` entry of the pair when there is one, else the mean of the two materials' μ.
+Real ContactFriction(const Model& model, int material_a, int material_b);
+
+/// Lower-case name of a probe kind as written in scene files ("body_position", ...).
+const char* ProbeKindName(ProbeKind kind);
+
+/// Number of values a probe of this kind records per step (3 for a position, 1 for a joint).
+int ProbeValueCount(ProbeKind kind);
 
 /// Volume of a closed shape [m³]; 0 for planes and open meshes.
 Real ShapeVolume(const ShapeGeometry& shape);

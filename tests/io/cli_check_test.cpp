@@ -83,7 +83,11 @@ TEST(CliCheckTest, RealMeshReads) {
       std::string(SIM_SHARED_DATA_DIR) + "/robots/fetch_description/meshes/base_link_collision.STL";
   const CommandResult r = RunContactSim("check " + mesh);
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_THAT(r.output, HasSubstr("ok: mesh 1 meshes"));
+  // the STL stores 3 vertices per triangle; welded, it is a closed surface with a volume
+  EXPECT_THAT(r.output, HasSubstr("base_link_collision.STL: ok: mesh 'base_link_collision.STL', 1 "
+                                  "part, 2362 vertices, 4720 triangles, closed, volume 0.0810464 "
+                                  "m³, bounding box [-0.2869, 0.2864] x [-0.2641, 0.2641] x "
+                                  "[8.184e-07, 0.3589]"));
 }
 
 

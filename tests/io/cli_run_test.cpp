@@ -365,5 +365,44 @@ TEST_F(CliRunTest, BenchMissingSceneExitsOneButBenchesTheOthers) {
   std::remove(csv.c_str());
 }
 
+// probes: one sample per step in the report, the last one printed
+TEST_F(CliRunTest, ProbesAreRecordedEveryStep) {
+  const std::string scene = TempPath(".scene.json");
+  std::ofstream(scene) << R"({"solver": {"dt": 0.01}, "objects": [
+    {"name": "ball", "type": "sphere", "radius": 0.1, "position": [0, 0, 5]}],
+    "probes": [{"name": "height", "type": "body_position", "body": "ball"}]})";
+  const std::string report = TempPath(".json");
+  const CommandResult r = RunContactSim("run " + scene + " --steps 10 --report " + report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("probe 'height' (body_position): final 0 0 4.946"));
+  const JsonValue json = ReadReport(report);
+  const JsonValue* probe = json.Find("probes")->Find("height");
+  ASSERT_NE(probe, nullptr);
+  EXPECT_EQ(probe->Find("type")->string(), "body_position");
+  EXPECT_EQ(probe->Find("target")->string(), "ball");
+  ASSERT_EQ(probe->Find("time")->items().size(), 10u);
+  ASSERT_EQ(probe->Find("values")->items().size(), 10u);
+  EXPECT_NEAR(probe->Find("time")->items()[9].number(), 0.1, 1e-12);
+  // the last sample is the final state; the ball has fallen (backward Euler free fall:
+  // 5 − gΔt²(1 + ... + 10) = 4.94604 m, up to the Newton damping of the default settings)
+  EXPECT_EQ(probe->Find("values")->items()[9].items()[2].number(),
+            json.Find("bodies")->Find("ball")->Find("position")->items()[2].number());
+  EXPECT_NEAR(probe->Find("values")->items()[9].items()[2].number(), 5 - 9.81e-4 * 55, 1e-4);
+  EXPECT_LT(probe->Find("values")->items()[9].items()[2].number(),
+            probe->Find("values")->items()[0].items()[2].number());
+  std::remove(scene.c_str());
+  std::remove(report.c_str());
+}
+
+
+// a lone robot file runs in its default scene
+TEST_F(CliRunTest, RunTakesAUrdfFile) {
+  const std::string urdf = std::string(SIM_SHARED_DATA_DIR) +
+                           "/robots/allegro_hand_description/allegro_hand_description_right.urdf";
+  const CommandResult r = RunContactSim("run " + urdf + " --steps 5");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("5 steps of"));
+}
+
 }  // namespace
 }  // namespace sim::io

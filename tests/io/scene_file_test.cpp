@@ -256,7 +256,7 @@ TEST(SceneFileTest, BadJointTypeAndUnknownChild) {
        "child": "c"}
     ]})");
   EXPECT_THAT(errors, HasSubstr("s.json:9: error: joint 'j1' has unknown type 'hinge' (expected "
-                                "fixed, revolute, continuous, prismatic or ball) (at "
+                                "fixed, revolute, continuous, prismatic, ball or planar) (at "
                                 "/joints/0/type)"));
   EXPECT_THAT(errors, HasSubstr("s.json:11: error: joint 'j2' has unknown child 'c' (dynamic "
                                 "bodies: a, b) (at /joints/1/child)"));

@@ -61,6 +61,21 @@ JointFrames MakeFrames(const Model& model, int j, const Pose& X_WP, const Pose& 
 }
 
 
+// gradient of the joint coordinate: ∂s/∂u (prismatic, the slide row along the axis a_P) or
+// ∂θ/∂u = a·(ω_C − ω_P) (revolute, continuous)
+Row CoordinateRow(const Model& model, int j, const JointBodies& bodies, const JointFrames& f,
+                  const Vec3& a_P) {
+  Row coordinate;
+  if (model.joint_type[j] == JointType::kPrismatic) {
+    coordinate = SlideRow(a_P, f.X_WJc.p - f.X_WJp.p, bodies, f.r_P, f.r_C);
+  } else {
+    coordinate.end[0] = {bodies.child_block, Vec3::Zero(), a_P};
+    coordinate.end[1] = {bodies.parent_block, Vec3::Zero(), -a_P};
+  }
+  return coordinate;
+}
+
+
 }  // namespace
 
 
@@ -76,6 +91,7 @@ int JointRowCount(const Model& model, int j) {
     case JointType::kFixed:
       return 6;
     case JointType::kBall:
+    case JointType::kPlanar:
       return 3;
     case JointType::kRevolute:
     case JointType::kContinuous:
@@ -88,6 +104,7 @@ int JointRowCount(const Model& model, int j) {
   const bool limitable = model.joint_type[j] != JointType::kContinuous;
   if (limitable && model.joint_limited[j]) count += 2;
   if (model.joint_drive[j].enabled()) count += 1;
+  if (model.JointFrictionLimit(j) > 0) count += 1;
   return count;
 }
 
@@ -120,7 +137,7 @@ int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRo
   int n = 0;
 
   // point rows: the anchors coincide (ball, revolute, continuous, fixed)
-  if (type != JointType::kPrismatic) {
+  if (type != JointType::kPrismatic && type != JointType::kPlanar) {
     for (int k = 0; k < 3; ++k) {
       const Vec3 e = Vec3::Unit(k);
       rows[n++] = {PointRow(e, bodies, f.r_P, f.r_C), d.dot(e), JointRowKind::kPointLocked};
@@ -134,7 +151,8 @@ int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRo
   const Vec3 a_P = R_P * axis_J;
 
   // hinge rows: the child's perpendiculars stay perpendicular to the parent's axis
-  if (type == JointType::kRevolute || type == JointType::kContinuous) {
+  if (type == JointType::kRevolute || type == JointType::kContinuous ||
+      type == JointType::kPlanar) {
     for (const Vec3& b_J : {b1_J, b2_J}) {
       const Vec3 b_C = R_C * b_J;
       rows[n++] = {AngularRow(a_P, b_C, bodies), a_P.dot(b_C), JointRowKind::kLocked};
@@ -158,16 +176,14 @@ int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRo
       rows[n++] = {AngularRow(a, b, bodies), a.dot(b), JointRowKind::kLocked};
     }
   }
-  if (type == JointType::kFixed) return n;
-
-  // coordinate row shared by limits and the drive: θ (revolute) or s (prismatic)
-  Row coordinate;
-  if (type == JointType::kPrismatic) {
-    coordinate = SlideRow(a_P, d, bodies, f.r_P, f.r_C);
-  } else {
-    coordinate.end[0] = {bodies.child_block, Vec3::Zero(), a_P};
-    coordinate.end[1] = {bodies.parent_block, Vec3::Zero(), -a_P};
+  // planar: no motion along the normal (the hinge rows keep the normals aligned)
+  if (type == JointType::kPlanar) {
+    rows[n++] = {SlideRow(a_P, d, bodies, f.r_P, f.r_C), d.dot(a_P), JointRowKind::kPointLocked};
   }
+  if (type == JointType::kFixed || type == JointType::kPlanar) return n;
+
+  // coordinate row shared by limits, the drive and friction: θ (revolute) or s (prismatic)
+  const Row coordinate = CoordinateRow(model, j, bodies, f, a_P);
   const Real theta = JointCoordinate(model, j, bodies.X_WP, bodies.X_WC);
   if (type != JointType::kContinuous && model.joint_limited[j]) {
     rows[n++] = {coordinate, theta - model.joint_lower[j], JointRowKind::kLimitLower};
@@ -181,7 +197,50 @@ int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRo
   if (model.joint_drive[j].enabled()) {
     rows[n++] = {coordinate, theta, JointRowKind::kDrive};
   }
+  if (model.JointFrictionLimit(j) > 0) {
+    rows[n++] = {coordinate, 0, JointRowKind::kFriction};
+  }
   return n;
+}
+
+
+JointRow BuildCouplingRow(const Model& model, int k, const JointBodies& follower,
+                          const JointBodies& leader) {
+  const JointCoupling& coupling = model.joint_couplings[k];
+  const int f = coupling.follower;
+  const int l = coupling.leader;
+  const JointFrames frames_f = MakeFrames(model, f, follower.X_WP, follower.X_WC);
+  const JointFrames frames_l = MakeFrames(model, l, leader.X_WP, leader.X_WC);
+  const Row row_f =
+      CoordinateRow(model, f, follower, frames_f, frames_f.X_WJp.q * model.joint_axis[f]);
+  const Row row_l =
+      CoordinateRow(model, l, leader, frames_l, frames_l.X_WJp.q * model.joint_axis[l]);
+  // ∂c/∂u = ∂θ_f/∂u − m ∂θ_l/∂u, one end per distinct block
+  JointRow result;
+  result.kind = JointRowKind::kLocked;
+  int used = 0;
+  const auto add = [&](const RowEnd& e, Real scale) {
+    if (e.block < 0) return;
+    for (int i = 0; i < used; ++i) {
+      if (result.row.end[i].block == e.block) {
+        result.row.end[i].lin += scale * e.lin;
+        result.row.end[i].ang += scale * e.ang;
+        return;
+      }
+    }
+    result.row.end[used++] = {e.block, scale * e.lin, scale * e.ang};
+  };
+  for (const RowEnd& e : row_f.end) add(e, 1);
+  for (const RowEnd& e : row_l.end) add(e, -coupling.multiplier);
+  const Real theta_f = JointCoordinate(model, f, follower.X_WP, follower.X_WC);
+  const Real theta_l = JointCoordinate(model, l, leader.X_WP, leader.X_WC);
+  Real c = theta_f - coupling.multiplier * theta_l - coupling.offset;
+  // both angles wrap at ±π: with m = ±1 the difference wraps too
+  const bool angular =
+      model.joint_type[f] != JointType::kPrismatic && model.joint_type[l] != JointType::kPrismatic;
+  if (angular && std::abs(std::abs(coupling.multiplier) - 1) < 1e-12) c = WrapAngle(c);
+  result.value = c;
+  return result;
 }
 
 

@@ -12,6 +12,13 @@
 //   coordinate     θ = 2·atan2(q_rel,vec·a, q_rel,w) (revolute) or s = (p_C − p_P)·a_P (prismatic),
 //                  ∂θ/∂u = a·(ω_C − ω_P) (exact on the hinge manifold); used by limits
 //                  (unilateral rows θ − lower ≥ 0, upper − θ ≥ 0) and by drives.
+//   planar         c = (p_C − p_P)·a_P (slide row along the normal) + the 2 hinge rows   (3 rows)
+//   joint friction the coordinate row's rate θ̇ = ∂θ/∂u·u with |λ| ≤ F: the 1-D friction cone
+//                  of digest §4.4 with the bound F in place of μλ_n (stick: θ̇ = 0, slide:
+//                  λ = −F sign θ̇), compliance W of eq. (104)/(105)
+//   coupling       c = θ_f − m·θ_l − b (mimic), ∂c/∂u = ∂θ_f/∂u − m·∂θ_l/∂u over up to four
+//                  bodies (ends on a shared body are merged), wrapped to (−π, π] when both
+//                  joints are angular and m = ±1
 // Contact rows: C_n = nᵀ(a − b) − d, ∂/∂u: A [n, r_A × n], B −[n, r_B × n] (digest §2.9);
 // friction rows the same with the tangent directions (digest §2.10, D = [t b]).
 #pragma once
@@ -49,6 +56,7 @@ enum class JointRowKind : unsigned char {
   kLimitLower,   ///< unilateral, value = θ − lower ≥ 0
   kLimitUpper,   ///< unilateral, value = upper − θ ≥ 0
   kDrive,        ///< bilateral compliant row, value = θ (the target is applied by the solver)
+  kFriction,     ///< joint friction: velocity row with |λ| ≤ model.JointFrictionLimit(j)
 };
 
 /// One row of a joint at the current configuration.
@@ -58,7 +66,7 @@ struct JointRow {
   JointRowKind kind = JointRowKind::kLocked;
 };
 
-/// Most rows any joint produces: 6 locked + 2 limits + 1 drive.
+/// Most rows any joint produces: 6 locked, or 5 locked + 2 limits + 1 drive + 1 friction.
 inline constexpr int kMaxJointRows = 9;
 
 /// Pose of a DOF block's frame (the body frame at the COM), with kWorldBody as identity.
@@ -77,6 +85,16 @@ int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRo
 
 /// The joint coordinate θ [rad] or s [m] of revolute/continuous/prismatic joints (0 otherwise).
 Real JointCoordinate(const Model& model, int j, const Pose& X_WP, const Pose& X_WC);
+
+/// Rows of the model's joint couplings (one per JointCoupling), after all joint rows.
+inline int CouplingRowCount(const Model& model) {
+  return static_cast<int>(model.joint_couplings.size());
+}
+
+/// The row of coupling `k`: value c = θ_f − m·θ_l − b and its gradient, given the bodies of the
+/// follower joint and of the leader joint. Kind kLocked (rigid).
+JointRow BuildCouplingRow(const Model& model, int k, const JointBodies& follower,
+                          const JointBodies& leader);
 
 /// `angle` mapped to [−π, π) [rad].
 Real WrapAngle(Real angle);

@@ -162,6 +162,7 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
   // row layout: joint rows, contact normals, friction pairs
   int joint_rows = 0;
   for (int j = 0; j < model.joint_count(); ++j) joint_rows += JointRowCount(model, j);
+  joint_rows += CouplingRowCount(model);
   contact_row_begin_ = joint_rows;
   friction_row_begin_ = joint_rows + contact_count_;
   const int rows = friction_row_begin_ + 2 * contact_count_;
@@ -210,8 +211,19 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
           info.positional = joint_scratch_[k].kind == JointRowKind::kPointLocked;
           break;
         }
+        case JointRowKind::kFriction:
+          row_type_[row] = RowType::kFriction;
+          info.friction_limit = model.JointFrictionLimit(j);
+          break;
       }
     }
+  }
+  // coupling (mimic) rows: rigid, after every joint's rows
+  for (int k = 0; k < CouplingRowCount(model); ++k, ++row) {
+    row_joint_[row] = model.joint_couplings[k].follower;
+    row_type_[row] = RowType::kBilateral;
+    bilateral_[row] = BilateralInfo{};
+    bilateral_[row].stiffness = kInfinity;
   }
   for (int c = 0; c < contact_count_; ++c) {
     row_type_[contact_row_begin_ + c] = RowType::kUnilateral;
@@ -304,19 +316,32 @@ void NewtonSystem::AssembleJointRows() {
   const Model& model = *model_;
   int row = 0;
   for (int j = 0; j < model.joint_count(); ++j) {
-    JointBodies bodies;
-    const int parent = model.joint_parent[j];
-    const int child = model.joint_child[j];
-    if (parent >= 0) bodies.X_WP = {x_[parent], q_[parent]};
-    bodies.X_WC = {x_[child], q_[child]};
-    bodies.parent_block = (parent >= 0 && !block_fixed_[parent]) ? parent : -1;
-    bodies.child_block = block_fixed_[child] ? -1 : child;
-    const int n = BuildJointRows(model, j, bodies, joint_scratch_.data());
+    const int n = BuildJointRows(model, j, JointBodiesAt(j), joint_scratch_.data());
     for (int k = 0; k < n; ++k, ++row) {
       gradients_[row] = joint_scratch_[k].row;
       value_[row] = joint_scratch_[k].value;
     }
   }
+  for (int k = 0; k < CouplingRowCount(model); ++k, ++row) {
+    const JointRow coupling =
+        BuildCouplingRow(model, k, JointBodiesAt(model.joint_couplings[k].follower),
+                         JointBodiesAt(model.joint_couplings[k].leader));
+    gradients_[row] = coupling.row;
+    value_[row] = coupling.value;
+  }
+}
+
+
+JointBodies NewtonSystem::JointBodiesAt(int j) const {
+  const Model& model = *model_;
+  JointBodies bodies;
+  const int parent = model.joint_parent[j];
+  const int child = model.joint_child[j];
+  if (parent >= 0) bodies.X_WP = {x_[parent], q_[parent]};
+  bodies.X_WC = {x_[child], q_[child]};
+  bodies.parent_block = (parent >= 0 && !block_fixed_[parent]) ? parent : -1;
+  bodies.child_block = block_fixed_[child] ? -1 : child;
+  return bodies;
 }
 
 
@@ -352,6 +377,10 @@ void NewtonSystem::Assemble() {
   // bilateral and unilateral rows
   for (int i = 0; i < friction_row_begin_; ++i) {
     const Row& grad = gradients_[i];
+    if (row_type_[i] == RowType::kFriction) {
+      AssembleJointFrictionRow(i);
+      continue;
+    }
     if (row_type_[i] == RowType::kUnilateral) {
       // complementarity preconditioner r (digest §7): Δt²·[J M̃⁻¹ Jᵀ]_ii by default, computed
       // at q⁻ and then held for the step, so every Newton iteration solves the same NCP
@@ -790,7 +819,33 @@ int NewtonSystem::bilateral_row_count() const {
 
 
 int NewtonSystem::unilateral_row_count() const {
-  return contact_row_begin_ - bilateral_row_count() + contact_count_;
+  int count = contact_count_;
+  for (int i = 0; i < contact_row_begin_; ++i) count += row_type_[i] == RowType::kUnilateral;
+  return count;
+}
+
+
+void NewtonSystem::AssembleJointFrictionRow(int i) {
+  // the 1-D friction cone |λ| ≤ F of a joint's rate (digest §4.4.b with F for μλ_n): C = W/Δt,
+  // h = Ju + Wλ; W = 0 sticks (a hard rate row), W > 0 slides with |λ| = F
+  const Real dt = dt_;
+  const Row& grad = gradients_[i];
+  if (!r_frozen_) {
+    Real r = 1;
+    if (settings_.preconditioner == ComplementarityScaling::kEffectiveMass) {
+      r = dt * std::max(EffectiveMass(grad, false), 1e-12);
+    } else if (settings_.preconditioner == ComplementarityScaling::kTimeStepSquared) {
+      r = dt;
+    }
+    r_(i) = r;
+  }
+  const Real slip = RowDot(grad, v_.data(), w_.data());
+  const Real w = FrictionCompliance(settings_.ncp, std::abs(slip), std::abs(lambda_(i)),
+                                    bilateral_[i].friction_limit, r_(i));
+  rows_[i] = grad;
+  c_diag_(i) = w / dt;
+  h_(i) = slip + w * lambda_(i);
+  errors_.friction = std::max(errors_.friction, std::abs(h_(i)));
 }
 
 

@@ -9,8 +9,10 @@
 // block and the Schur matrix is never formed (digest §9.2, [T §4.9]).
 //
 // Rows, in a fixed order for the whole step (flat arrays, one Row per scalar constraint):
-//   joint rows (bilateral locked rows, limit rows, drive rows) → contact normal rows → 2 friction
-//   rows per contact. Bilateral compliant rows with stiffness k, damping d, target c*, v*:
+//   joint rows (bilateral locked rows, limit rows, drive rows, joint friction rows) → coupling
+//   (mimic) rows → contact normal rows → 2 friction rows per contact. A joint friction row is
+//   a 1-D friction cone with a constant bound F: C = W/Δt, h = Ju + Wλ, W of eq. (104)/(105).
+//   Bilateral compliant rows with stiffness k, damping d, target c*, v*:
 //     C = 1/(Δt(kΔt + d)),  h = (k(c − c*) + d(Ju − v*) + λ)/(kΔt + d)   (k = ∞: C = 0,
 //     h = (c − c*)/Δt), which is (1/Δt)(c + Eλ) with E = 1/k when d = 0 (eq. (79)).
 //   Unilateral rows (contacts, joint limits): J = α∇C G, C = S/Δt², h = φ/Δt with the r-scaled
@@ -133,6 +135,7 @@ class NewtonSystem final : public SchurOperator {
     Real target_velocity = 0;
     bool angular_target = false;  // wrap c − c* to (−π, π]
     bool positional = false;      // counts towards the joint error in metres
+    Real friction_limit = 0;      // joint friction rows: the bound F [N or N·m]
   };
 
   void WarmStart(const State& in);
@@ -146,6 +149,10 @@ class NewtonSystem final : public SchurOperator {
   Real EffectiveMass(const Row& row, bool with_shift) const;
   void UpdatePositions();
   void AssembleJointRows();
+  /// A joint friction row (RowType::kFriction before the contact rows).
+  void AssembleJointFrictionRow(int i);
+  /// Poses and blocks of joint j's bodies at the current iterate.
+  JointBodies JointBodiesAt(int j) const;
   void AssembleContactRows();
   void BuildIncidence();
 
