@@ -461,7 +461,7 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
 
   reader.CheckKeys(root,
                    {"name", "description", "up", "gravity", "solver", "camera", "materials",
-                    "objects", "joints", "format_version"},
+                    "objects", "joints", "format_version", "script"},
                    "the scene");
   auto model = std::make_shared<Model>();
   Scene scene;
@@ -483,6 +483,7 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
     }
   }
   ReadJoints(reader, root, names, scene.initial_state, model.get());
+  ReadScript(reader, root, model.get());
   if (diagnostics.has_errors()) return diagnostics;
   scene.model = std::move(model);
   return Expected<Scene>(std::move(scene), std::move(diagnostics));

@@ -146,4 +146,8 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
 void ReadJoints(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,
                 const State& state, Model* model);
 
+/// Reads the optional top-level `script` array (keyframed joint drive targets, scene_script.cpp)
+/// into model->joint_script. Needs every joint of the scene already in the model.
+void ReadScript(SceneReader& reader, const JsonValue& root, Model* model);
+
 }  // namespace sim::io

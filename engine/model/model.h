@@ -140,6 +140,24 @@ struct SoftBody {
   Real poisson_ratio = 0.3;   ///< ν [-]
 };
 
+/// How a scripted joint target moves from the previous keyframe to this one.
+enum class ScriptInterpolation {
+  kSmooth = 0,  ///< cubic ease in and out, s = 3u² − 2u³ (zero target velocity at both keys)
+  kLinear,      ///< constant target velocity between the keys
+  kStep,        ///< holds the previous value, jumps to this one at the key's time
+};
+
+/// The keyframes of one scripted joint: drive targets over time, played by Simulation::Step
+/// into Control (engine/step/joint_script.h). The first key is at t = 0 (the loader inserts the
+/// joint's initial drive target there when the script starts later); after the last key the
+/// target holds.
+struct JointScriptTrack {
+  int joint = -1;                                  ///< a joint with a drive
+  std::vector<Real> time;                          ///< [s], strictly increasing, time[0] = 0
+  std::vector<Real> value;                         ///< drive target θ* at each key [rad|m]
+  std::vector<ScriptInterpolation> interpolation;  ///< into each key (entry 0 unused)
+};
+
 /// Default viewpoint of a scene: an orbit camera around `target`.
 struct CameraSetup {
   Vec3 target = Vec3(0, 0, 0.5);  ///< orbit centre [m]
@@ -214,6 +232,10 @@ struct Model {
 
   // deformable solids over particles
   std::vector<SoftBody> soft_bodies;
+
+  // scripted control: keyframed joint drive targets, one track per scripted joint (scene key
+  // "script"); empty when the scene has no script
+  std::vector<JointScriptTrack> joint_script;
 
   int body_count() const { return static_cast<int>(body_name.size()); }
   int shape_count() const { return static_cast<int>(shape_geometry.size()); }
