@@ -220,7 +220,7 @@ bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue&
     return ReadFileGeometry(reader, object, type, geometry, what);
   reader.Error(type_value, what + " has unknown type '" + type +
                                "' (expected plane, box, sphere, capsule, cylinder, particle, "
-                               "mesh, sdf, tetmesh or urdf)");
+                               "mesh, sdf, tetmesh, urdf or compound)");
   return false;
 }
 
@@ -294,6 +294,10 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   }
   if (type_value->string() == "tetmesh") {
     ReadTetMeshObject(reader, object, name, materials, names, model, state);
+    return;
+  }
+  if (type_value->string() == "compound") {
+    ReadCompoundObject(reader, object, name, materials, names, model, state);
     return;
   }
   const bool is_plane = type_value->string() == "plane";
@@ -449,6 +453,25 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
 }
 
 }  // namespace
+
+
+bool ReadShapeGeometry(SceneReader& reader, const JsonValue& object, const JsonValue& type_value,
+                       ShapeGeometry* geometry, const std::string& what) {
+  return ReadGeometry(reader, object, type_value, geometry, what);
+}
+
+
+bool ReadObjectMaterial(SceneReader& reader, const JsonValue& object,
+                        const std::map<std::string, int>& materials, int* material,
+                        const std::string& what) {
+  return ReadMaterialRef(reader, object, materials, material, what);
+}
+
+
+bool ReadObjectColor(SceneReader& reader, const JsonValue& object, std::array<float, 3>* color,
+                     const std::string& what) {
+  return ReadColor(reader, object, color, what);
+}
 
 
 Expected<Scene> ParseScene(const std::string& text, const std::string& source_name) {

@@ -194,7 +194,7 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   if (!reader.ExpectType(joint, JsonValue::Type::kObject, what)) return;
   reader.CheckKeys(joint,
                    {"name", "type", "parent", "child", "anchor", "axis", "limits", "limits_deg",
-                    "compliance", "drive"},
+                    "compliance", "angular_compliance", "drive"},
                    what);
   bool ok = true;
 
@@ -290,6 +290,9 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   }
   // compliance is m/N; 1 m/N is already softer than any joint meant to hold
   ok &= reader.ReadNumber(joint, "compliance", &compliance, 0, 1, what);
+  // rad/(N·m) of the locked rotations; absent (-1): the same as 'compliance'
+  double angular_compliance = -1;
+  ok &= reader.ReadNumber(joint, "angular_compliance", &angular_compliance, 0, 1, what);
   if (!ok) return;
 
   // J is at the anchor with world orientation at the initial configuration, so the axis in J is
@@ -307,6 +310,9 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
   model->joint_upper.push_back(upper);
   model->joint_compliance.push_back(compliance);
   model->joint_drive.push_back(drive);
+  // joints added before (robots) have no entry: -1 keeps their 'compliance' for rotations
+  model->joint_angular_compliance.resize(model->joint_count() - 1, -1);
+  model->joint_angular_compliance.push_back(angular_compliance);
 }
 
 }  // namespace

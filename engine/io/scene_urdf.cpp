@@ -24,17 +24,45 @@ void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValu
   }
 }
 
+// "drives": {"joint": {"stiffness": k, "damping": d}} replaces the hold_pose gains of single
+// joints (a gripper finger squeezing gently on a stiffly held arm); the target stays the joint's
+// initial position
+void ReadDriveOverrides(SceneReader& reader, const JsonValue& object, const std::string& name,
+                        int first_joint, Model* model, const std::string& what) {
+  const JsonValue* drives = object.Find("drives");
+  if (drives == nullptr) return;
+  if (!reader.ExpectType(*drives, JsonValue::Type::kObject, what + " 'drives'")) return;
+  for (const auto& [joint, gains] : drives->members()) {
+    const std::string drive_what = what + " drive of '" + joint + "'";
+    int j = model->FindJoint(name + "/" + joint);
+    if (j < first_joint) j = -1;
+    const JointType type = j >= 0 ? model->joint_type[j] : JointType::kNone;
+    if (type != JointType::kRevolute && type != JointType::kContinuous &&
+        type != JointType::kPrismatic) {
+      reader.Error(gains, what + " 'drives' names '" + joint +
+                              "', which is not a revolute, continuous or prismatic joint of the "
+                              "robot");
+      continue;
+    }
+    if (!reader.ExpectType(gains, JsonValue::Type::kObject, drive_what)) continue;
+    reader.CheckKeys(gains, {"stiffness", "damping"}, drive_what);
+    JointDrive& drive = model->joint_drive[j];
+    reader.ReadNumber(gains, "stiffness", &drive.stiffness, 0, 1e12, drive_what);
+    reader.ReadNumber(gains, "damping", &drive.damping, 0, 1e12, drive_what);
+  }
+}
+
 }  // namespace
 
 
 void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::string& name,
                     ObjectNames* names, Model* model, State* state) {
   const std::string what = "object '" + name + "'";
-  reader.CheckKeys(
-      object,
-      {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
-       "package_paths", "initial_positions", "hold_pose", "weld_fixed_joints", "self_collision"},
-      what);
+  reader.CheckKeys(object,
+                   {"name", "type", "file", "position", "rpy_deg", "quaternion_wxyz", "fixed_base",
+                    "package_paths", "initial_positions", "hold_pose", "weld_fixed_joints",
+                    "self_collision", "material", "drives"},
+                   what);
   const JsonValue* file = object.Find("file");
   if (file == nullptr) {
     reader.Error(object,
@@ -90,6 +118,21 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
       ok = false;
     }
   }
+  // material of every collision shape of the robot (friction, colour of the shapes)
+  if (const JsonValue* material = object.Find("material")) {
+    if (reader.ExpectType(*material, JsonValue::Type::kString, what + " 'material'")) {
+      placement.material = model->FindMaterial(material->string());
+      if (placement.material < 0) {
+        std::vector<std::string> known;
+        for (const Material& m : model->materials) known.push_back(m.name);
+        reader.Error(*material, what + " uses unknown material '" + material->string() +
+                                    "' (defined: " + Join(known) + ")");
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+  }
   if (!ok) return;
 
   const std::string path = (scene_dir / relative).string();
@@ -99,9 +142,12 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
 
   Diagnostics conversion;
   const int first_body = model->body_count();
+  const int first_joint = model->joint_count();
   const int root = AddRobotToModel(robot.value(), placement, model, state, &conversion);
   AppendWithNote(reader, conversion, *file, what);
   if (conversion.has_errors()) return;
+
+  ReadDriveOverrides(reader, object, name, first_joint, model, what);
 
   // the object name stands for the root body; every body also as "name/link"
   if (!name.empty()) names->at(name) = ObjectRef{ObjectRef::Kind::kBody, root};

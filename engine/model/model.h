@@ -229,6 +229,9 @@ struct Model {
   std::vector<Real> joint_upper;             ///< [rad] or [m]
   std::vector<Real> joint_compliance;        ///< compliance E of the locked rows [m/N]; 0 = rigid
   std::vector<JointDrive> joint_drive;
+  /// compliance of the locked rotations [rad/(N·m)] (a bending joint: 1/k for a bending stiffness
+  /// k); negative, or no entry (hand-built models), means the same as joint_compliance
+  std::vector<Real> joint_angular_compliance;
 
   // deformable solids over particles
   std::vector<SoftBody> soft_bodies;
@@ -248,6 +251,10 @@ struct Model {
   int FindParticle(const std::string& name) const;
   int FindJoint(const std::string& name) const;
   int FindMaterial(const std::string& name) const;
+
+  /// Compliance of joint j's locked rotation rows [rad/(N·m)] (joint_angular_compliance when set,
+  /// else joint_compliance).
+  Real JointAngularCompliance(int j) const;
 };
 
 /// Volume of a closed shape [m³]; 0 for planes and open meshes.
