@@ -347,8 +347,8 @@ def humanoid():
                             (0, 0, -0.42), axis=(0, 1, 0), limits=(0, 150 * DEG),
                             effort=300, velocity=5))
         links.append(Link(f"foot_{side}", 1.0,
-                          [Primitive("box", (0.22, 0.10, 0.06), (0.04, 0, -0.05))],
-                          [("", rbox((0.22, 0.10, 0.06), (0.04, 0, -0.05), 0.02), SKIN),
+                          [Primitive("box", (0.26, 0.10, 0.06), (0.03, 0, -0.05))],
+                          [("", rbox((0.26, 0.10, 0.06), (0.03, 0, -0.05), 0.02), SKIN),
                            ("_joint", mg.sphere(0.042, 20, 10), JOINT_BLUE)]))
         joints.append(Joint(f"ankle_{side}", "revolute", f"shin_{side}", f"foot_{side}",
                             (0, 0, -0.42), axis=(0, 1, 0), limits=(-45 * DEG, 45 * DEG),
