@@ -7,8 +7,9 @@
   pneunet_finger.msh  a PneuNet finger: an inextensible base strip under five chamber blocks,
                       100 x 20 x 27 mm, 900 tets
   gel_sheet.msh       a soft 160 x 160 x 16 mm sheet, 3072 tets (the Allegro stroking scene)
-  grasp_*.obj         irregular closed surfaces for the Allegro grasping scene: a rock, a peanut,
-                      a five-pointed star, a ring and a cross (non-convex, watertight, outward)
+  grasp/*.obj         closed convex pieces of the irregular objects of the Allegro grasping scene
+                      (a five-pointed star: core and spike; a ring: one of eight sectors; a
+                      lumpy rock: two pebbles); the scene unites them into non-convex compounds
 
 Tet meshes come from a structured hexahedral grid, every cube cut into six tets around its main
 diagonal (Kuhn's subdivision, which is conforming across faces), then mapped: the balls with the
@@ -118,43 +119,54 @@ def sheet(size, thickness, cells_xy, cells_z):
     return [((p[0] - cells_xy / 2) * hx, (p[1] - cells_xy / 2) * hx, p[2] * hz) for p in nodes], tets
 
 
-# --- irregular closed surfaces -----------------------------------------------------------------
+# --- irregular objects as unions of convex pieces -------------------------------------------------
+# Each non-convex grasp object is a compound of closed convex pieces (a convex decomposition), so
+# every contact goes through the robust convex-hull narrow phase: with the present collision
+# library a non-convex triangle mesh colliding through its SDF rocks on a plane and makes
+# contacts far from the hand's boxes (measured), while few-faced convex hulls rest. The scenes
+# place the pieces with the rotations written next to each file.
 
-def rock():
-    # a lumpy pebble: low-order bumps on a slightly flattened ball
+STAR_OUTER, STAR_INNER, STAR_HEIGHT = 0.042, 0.018, 0.026  # [m]
+RING_MAJOR, RING_MINOR_HALF, RING_HEIGHT, RING_SEGMENTS = 0.030, 0.011, 0.022, 8  # [m]
+
+
+def star_core():
+    corners = [(STAR_INNER * math.cos(math.pi / 2 + math.pi / 5 + k * 2 * math.pi / 5),
+                STAR_INNER * math.sin(math.pi / 2 + math.pi / 5 + k * 2 * math.pi / 5))
+               for k in range(5)]
+    return mg.extrude(corners, STAR_HEIGHT, -STAR_HEIGHT / 2).weld_all()
+
+
+def star_spike():
+    """The spike pointing along +y; the scene turns copies by 72 degrees about z."""
+    a0, a1 = math.pi / 2 - math.pi / 5, math.pi / 2 + math.pi / 5
+    tri = [(STAR_INNER * math.cos(a0), STAR_INNER * math.sin(a0)), (0.0, STAR_OUTER),
+           (STAR_INNER * math.cos(a1), STAR_INNER * math.sin(a1))]
+    center = (sum(p[0] for p in tri) / 3, sum(p[1] for p in tri) / 3)
+    return mg.extrude(tri, STAR_HEIGHT, -STAR_HEIGHT / 2, center).weld_all()
+
+
+def ring_segment():
+    """One of eight annulus sectors (centred on +x); the scene turns copies by 45 degrees."""
+    half = math.pi / RING_SEGMENTS
+    r0, r1 = RING_MAJOR - RING_MINOR_HALF, RING_MAJOR + RING_MINOR_HALF
+    quad = [(r0 * math.cos(-half), r0 * math.sin(-half)), (r1 * math.cos(-half), r1 * math.sin(-half)),
+            (r1 * math.cos(half), r1 * math.sin(half)), (r0 * math.cos(half), r0 * math.sin(half))]
+    return mg.extrude(quad, RING_HEIGHT, -RING_HEIGHT / 2, (RING_MAJOR, 0.0)).weld_all()
+
+
+def rock_piece(seed):
+    """A lumpy convex-ish pebble: an icosahedron with its vertices pushed in and out."""
     def bumps(d):
         x, y, z = d
-        return 0.18 * x * y + 0.12 * math.sin(3 * x + 1) * math.cos(2 * z) - 0.15 * z * z + 0.1 * y
-    return mg.displaced_sphere(0.032, bumps, 3).weld_all()
+        return 0.25 * math.sin(3 * x + seed) * math.cos(2 * y - seed) - 0.25 * z * z + 0.1 * seed * x
+    return mg.displaced_sphere(0.022, bumps, 0).weld_all()
 
 
-def peanut():
-    # two lobes along x joined by a waist (the radial function stays positive: star-shaped)
-    def lobes(d):
-        x = d[0]
-        return 0.55 * x * x - 0.3 * math.exp(-(x / 0.35) ** 2)
-    return mg.displaced_sphere(0.028, lobes, 3).weld_all()
-
-
-def star():
-    points = []
-    for k in range(10):
-        r = 0.042 if k % 2 == 0 else 0.018
-        a = math.pi / 2 + k * math.pi / 5
-        points.append((r * math.cos(a), r * math.sin(a)))
-    return mg.extrude(points, 0.026, -0.013).weld_all()
-
-
-def ring():
-    return mg.torus(0.030, 0.011, 36, 14)
-
-
-def cross():
-    a, b = 0.038, 0.011  # arm reach and half width [m]
-    # counter-clockwise, star-shaped about the centre: walk the plus sign's corners
-    outline = [(a, -b), (a, b), (b, b), (b, a), (-b, a), (-b, b), (-a, b), (-a, -b), (-b, -b),
-               (-b, -a), (b, -a), (b, -b)]
-    return mg.extrude(outline, 0.024, -0.012).weld_all()
+GRASP_PIECES = {
+    "star_core": star_core, "star_spike": star_spike, "ring_segment": ring_segment,
+    "rock_a": lambda: rock_piece(0.3), "rock_b": lambda: rock_piece(1.7),
+}
 
 
 def main():
@@ -182,16 +194,16 @@ def main():
         volume = sum(signed_volume(*(nodes[i] for i in t)) for t in tets)
         print(f"{name}.msh: {len(nodes)} nodes, {len(tets)} tets, volume {volume * 1e6:.2f} cm^3, "
               f"smallest tet {smallest * 1e9:.3f} mm^3")
-    for name, build in (("rock", rock), ("peanut", peanut), ("star", star), ("ring", ring),
-                        ("cross", cross)):
+    os.makedirs(os.path.join(MESHES, "grasp"), exist_ok=True)
+    for name, build in GRASP_PIECES.items():
         mesh = build()
         if not mesh.is_closed() or mesh.volume() <= 0:
-            raise SystemExit(f"grasp_{name}: not a closed, outward surface")
-        mesh.write_obj(os.path.join(MESHES, f"grasp_{name}.obj"),
-                       f"grasp_{name}: irregular object for scenes/allegro_grasp.json\n"
-                       "generated by resources/tools/make_objects.py")
+            raise SystemExit(f"grasp/{name}: not a closed, outward surface")
+        mesh.write_obj(os.path.join(MESHES, "grasp", f"{name}.obj"),
+                       f"grasp/{name}: convex piece of an irregular object for "
+                       "scenes/allegro_grasp.json\ngenerated by resources/tools/make_objects.py")
         lo, hi = mesh.bounds()
-        print(f"grasp_{name}.obj: {len(mesh.triangles)} triangles, volume "
+        print(f"grasp/{name}.obj: {len(mesh.triangles)} triangles, volume "
               f"{mesh.volume() * 1e6:.1f} cm^3, size "
               + " x ".join(f"{(hi[i] - lo[i]) * 1000:.0f}" for i in range(3)) + " mm")
 

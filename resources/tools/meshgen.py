@@ -336,9 +336,9 @@ def torus(major, minor, segments=36, rings=16):
     return Mesh().add_patch(vertices, triangles)
 
 
-def extrude(polygon, height, z0=0.0):
-    """Closed prism of a simple polygon [(x, y), ...] (counter-clockwise, star-shaped about the
-    origin) from z0 to z0 + height; caps are fans from the origin."""
+def extrude(polygon, height, z0=0.0, center=(0.0, 0.0)):
+    """Closed prism of a simple polygon [(x, y), ...] (counter-clockwise, star-shaped about
+    `center`) from z0 to z0 + height; caps are fans from `center`."""
     n = len(polygon)
     mesh = Mesh()
     # side walls, one patch per edge so the corners stay sharp
@@ -347,7 +347,7 @@ def extrude(polygon, height, z0=0.0):
         vertices = [(x0, y0, z0), (x1, y1, z0), (x1, y1, z0 + height), (x0, y0, z0 + height)]
         mesh.add_patch(vertices, [(0, 1, 2), (0, 2, 3)])
     for z, up in ((z0, False), (z0 + height, True)):
-        vertices = [(0.0, 0.0, z)] + [(x, y, z) for x, y in polygon]
+        vertices = [(center[0], center[1], z)] + [(x, y, z) for x, y in polygon]
         triangles = [(0, 1 + i, 1 + (i + 1) % n) if up else (0, 1 + (i + 1) % n, 1 + i) for i in range(n)]
         mesh.add_patch(vertices, triangles)
     return mesh
