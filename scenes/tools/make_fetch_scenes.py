@@ -12,7 +12,8 @@ fetch_tomato: a tet-mesh tomato (Y = 0.1 MPa, nu = 0.45, rho = 1000 kg/m^3, mu =
 gripper) is picked from the table and put on a mechanical scale: a platform on a vertical
 prismatic joint with a spring (a drive of k = 200 N/m), a needle on a revolute joint, and a rod
 with ball joints from the platform to the needle's crank (r = 12 mm). A load m moves the platform
-down by m g / k and turns the needle by asin(m g / (k r)); the dial's ticks mark 0, 50, ..., 200 g.
+down by m g / k and turns the needle by about asin(m g / (k r)) (exactly: platform_drop below,
+which counts the rod's tilt); the dial's ticks mark 0, 50, ..., 200 g.
 
 fetch_beam: the gripper holds a beam of 16 rigid links (3 g each, seed 002 Table 2) joined by
 bending joints of stiffness 250 N m/rad (fixed joints with rigid points and angular compliance
@@ -114,8 +115,25 @@ SCALE = (0.65, -0.20)  # centre of the scale on the table [m]
 SPRING = 200.0  # platform spring [N/m]
 CRANK = 0.012  # needle crank radius r [m]
 PLATFORM_MASS = 0.2  # [kg]
-ROD_SIZE = (0.003, 0.003, 0.036)  # [m]
+ROD_SIZE = (0.003, 0.003, 0.046)  # [m]
 ROD_DENSITY = 2700  # aluminium [kg/m^3]
+
+
+def platform_drop(theta, rod):
+    """How far the platform has sunk when the needle is turned by theta [rad]: the crank end
+    goes down by r sin(theta) and sideways by r (1 - cos(theta)), which tilts the rod of length
+    `rod` and shortens its height by rod - sqrt(rod^2 - (r (1 - cos(theta)))^2) [m]."""
+    side = CRANK * (1 - math.cos(theta))
+    return CRANK * math.sin(theta) + rod - math.sqrt(rod * rod - side * side)
+
+
+def needle_angle(drop, rod):
+    """The needle angle for a platform drop [m] (bisection on the monotone platform_drop)."""
+    lo, hi = 0.0, math.pi / 2
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if platform_drop(mid, rod) < drop else (lo, mid)
+    return (lo + hi) / 2
 
 
 def scale_objects():
@@ -125,7 +143,9 @@ def scale_objects():
     dial_y = sy - 0.088  # dial plate centre plane; the needle swings 7 mm in front of it
     pivot = (sx, sy - 0.095, z + 0.03)
     crank_end = (sx + CRANK, pivot[1], pivot[2])
-    bracket = (sx + CRANK, pivot[1], z + 0.070)  # the rod's top, under the platform's bracket
+    # the rod's top, under the platform's bracket: 18 mm above the dial and the ticks, so a full
+    # load (200 g: 9.8 mm) never brings the bracket down onto them
+    bracket = (sx + CRANK, pivot[1], z + 0.080)
     rod_mass = ROD_DENSITY * ROD_SIZE[0] * ROD_SIZE[1] * ROD_SIZE[2]
     # the spring's target carries the platform and the rod, so the empty scale reads zero
     preload = (PLATFORM_MASS + rod_mass) * G / SPRING
@@ -135,7 +155,7 @@ def scale_objects():
         {"name": "scale_dial", "type": "box", "fixed": True, "material": "dial",
          "size": [0.10, 0.004, 0.057], "position": [sx, dial_y, z + 0.0335]},
         {"name": "scale_platform", "type": "compound", "material": "scale", "mass": PLATFORM_MASS,
-         "position": [sx, sy, z + 0.074],
+         "position": [sx, sy, z + 0.084],
          "shapes": [{"type": "box", "size": [0.13, 0.13, 0.008]},
                     # bracket reaching over the dial to the rod
                     {"type": "box", "size": [0.012, 0.04, 0.006],
@@ -147,9 +167,10 @@ def scale_objects():
          "shapes": [{"type": "box", "size": [0.003, 0.003, 0.044], "position": [0, 0, 0.010]},
                     {"type": "box", "size": [0.027, 0.003, 0.004], "position": [0, 0, 0]}]},
     ]
-    # ticks at 0, 50, ..., 200 g: sin(theta) = m g / (k r), on the dial face around the pivot
+    # ticks at 0, 50, ..., 200 g, on the dial face around the pivot, where the linkage puts the
+    # needle: the platform sinks by m g / k = platform_drop(theta)
     for grams in range(0, 201, 50):
-        theta = math.asin(grams * 1e-3 * G / (SPRING * CRANK))
+        theta = needle_angle(grams * 1e-3 * G / SPRING, bracket[2] - pivot[2])
         radius = 0.027
         objects.append({
             "name": f"scale_tick_{grams:03d}g", "type": "box", "fixed": True, "material": "tick",
@@ -185,7 +206,7 @@ def fetch_tomato():
     sx, sy = SCALE
     tomato = (0.65, 0.12)
     tomato_z = TABLE_TOP + 0.030  # the tomato's half height is 30 mm
-    platform_top = TABLE_TOP + 0.078
+    platform_top = TABLE_TOP + 0.088
     start = (0.55, 0.12, 1.0)
     objects = [{"name": "ground", "type": "plane", "material": "floor"},
                fetch_object(start, 300),
