@@ -98,7 +98,7 @@ def rounded(q, digits=4):
     return {k: round(v, digits) for k, v in q.items()}
 
 
-def check(q, position, fixed, tolerance=1e-4):
+def check(q, position, fixed):
     """Distance between the solved tool point and the target [m]."""
     full = dict(fixed)
     full.update(q)
