@@ -215,7 +215,7 @@ bool ReadGeometry(SceneReader& reader, const JsonValue& object, const JsonValue&
     return ReadFileGeometry(reader, object, type, geometry, what, visual);
   reader.Error(type_value, what + " has unknown type '" + type +
                                "' (expected plane, box, sphere, capsule, cylinder, particle, "
-                               "mesh, sdf, tetmesh or urdf)");
+                               "mesh, sdf, tetmesh, urdf or compound)");
   return false;
 }
 
@@ -289,6 +289,10 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   }
   if (type_value->string() == "tetmesh") {
     ReadTetMeshObject(reader, object, name, materials, names, model, state);
+    return;
+  }
+  if (type_value->string() == "compound") {
+    ReadCompoundObject(reader, object, name, materials, names, model, state);
     return;
   }
   const bool is_plane = type_value->string() == "plane";
@@ -474,6 +478,26 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
 }  // namespace
 
 
+bool ReadShapeGeometry(SceneReader& reader, const JsonValue& object, const JsonValue& type_value,
+                       ShapeGeometry* geometry, const std::string& what,
+                       std::shared_ptr<const VisualMesh>* visual) {
+  return ReadGeometry(reader, object, type_value, geometry, what, visual);
+}
+
+
+bool ReadObjectMaterial(SceneReader& reader, const JsonValue& object,
+                        const std::map<std::string, int>& materials, int* material,
+                        const std::string& what) {
+  return ReadMaterialRef(reader, object, materials, material, what);
+}
+
+
+bool ReadObjectColor(SceneReader& reader, const JsonValue& object, std::array<float, 3>* color,
+                     const std::string& what) {
+  return ReadColor(reader, object, color, what);
+}
+
+
 Expected<Scene> ParseScene(const std::string& text, const std::string& source_name) {
   Expected<JsonValue> json = ParseJson(text, source_name);
   if (!json.ok()) return json.diagnostics();
@@ -482,10 +506,11 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   const JsonValue& root = json.value();
   if (!reader.ExpectType(root, JsonValue::Type::kObject, "the scene")) return diagnostics;
 
-  reader.CheckKeys(root,
-                   {"name", "description", "up", "gravity", "solver", "camera", "cameras",
-                    "materials", "friction_pairs", "objects", "joints", "probes", "format_version"},
-                   "the scene");
+  reader.CheckKeys(
+      root,
+      {"name", "description", "up", "gravity", "solver", "camera", "cameras", "materials",
+       "friction_pairs", "objects", "joints", "probes", "format_version", "script"},
+      "the scene");
   auto model = std::make_shared<Model>();
   Scene scene;
   scene.path = source_name;
@@ -511,6 +536,7 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   // per-shape and per-joint arrays filled by some objects only: one entry each once any has one
   if (!model->shape_visual_mesh.empty()) model->shape_visual_mesh.resize(model->shape_count());
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
+  ReadScript(reader, root, model.get());
   if (diagnostics.has_errors()) return diagnostics;
   scene.model = std::move(model);
   return Expected<Scene>(std::move(scene), std::move(diagnostics));

@@ -214,11 +214,11 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
                std::vector<PendingMimic>* mimics) {
   std::string what = "joint " + std::to_string(index);
   if (!reader.ExpectType(joint, JsonValue::Type::kObject, what)) return;
-  reader.CheckKeys(
-      joint,
-      {"name", "type", "parent", "child", "anchor", "axis", "limits", "limits_deg", "compliance",
-       "drive", "friction", "mimic", "initial_position", "initial_position_deg"},
-      what);
+  reader.CheckKeys(joint,
+                   {"name", "type", "parent", "child", "anchor", "axis", "limits", "limits_deg",
+                    "compliance", "angular_compliance", "drive", "friction", "mimic",
+                    "initial_position", "initial_position_deg"},
+                   what);
   bool ok = true;
 
   // name: required and unique among joints (controls and reports refer to joints by name)
@@ -358,6 +358,9 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
       ok = false;
     }
   }
+  // rad/(N·m) of the locked rotations; absent (-1): the same as 'compliance'
+  double angular_compliance = -1;
+  ok &= reader.ReadNumber(joint, "angular_compliance", &angular_compliance, 0, 1, what);
   if (!ok) return;
 
   // J is at the anchor with world orientation at the initial configuration, so the axis in J is
@@ -391,6 +394,9 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
     mimic.follower = model->joint_count() - 1;
     mimics->push_back(mimic);
   }
+  // joints added before (robots) have no entry: -1 keeps their 'compliance' for rotations
+  model->joint_angular_compliance.resize(model->joint_count() - 1, -1);
+  model->joint_angular_compliance.push_back(angular_compliance);
 }
 
 }  // namespace

@@ -191,4 +191,29 @@ void ReadProbes(SceneReader& reader, const JsonValue& root, const ObjectNames& o
 void ReadJoints(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,
                 const State& state, Model* model);
 
+/// Geometry of a primitive or mesh object by its `type` value (scene_file.cpp).
+/// `*visual` receives the drawn surface of a mesh.
+bool ReadShapeGeometry(SceneReader& reader, const JsonValue& object, const JsonValue& type_value,
+                       ShapeGeometry* geometry, const std::string& what,
+                       std::shared_ptr<const VisualMesh>* visual);
+
+/// `material` of an object by name; `*material` is unchanged when absent (scene_file.cpp).
+bool ReadObjectMaterial(SceneReader& reader, const JsonValue& object,
+                        const std::map<std::string, int>& materials, int* material,
+                        const std::string& what);
+
+/// `color` [r, g, b] in [0, 1]; `*color` is unchanged when absent (scene_file.cpp).
+bool ReadObjectColor(SceneReader& reader, const JsonValue& object, std::array<float, 3>* color,
+                     const std::string& what);
+
+/// Object of type "compound": one body (or fixed world shapes) of several primitive or mesh
+/// shapes, mass properties combined (scene_compound.cpp).
+void ReadCompoundObject(SceneReader& reader, const JsonValue& object, const std::string& name,
+                        const std::map<std::string, int>& materials, ObjectNames* names,
+                        Model* model, State* state);
+
+/// Reads the optional top-level `script` array (keyframed joint drive targets, scene_script.cpp)
+/// into model->joint_script. Needs every joint of the scene already in the model.
+void ReadScript(SceneReader& reader, const JsonValue& root, Model* model);
+
 }  // namespace sim::io

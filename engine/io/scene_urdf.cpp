@@ -1,7 +1,9 @@
 // Scene objects of type "urdf": a robot loaded from a URDF file, placed by position and
 // orientation, optionally fixed to the world, started at given joint positions and held there by
 // position drives. URDF diagnostics keep their own file:line and get a note at the scene line.
+#include <algorithm>
 #include <filesystem>
+#include <limits>
 
 #include "engine/io/scene_reader.h"
 #include "engine/io/urdf_loader.h"
@@ -135,7 +137,9 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
     if (reader.ExpectType(*drives, JsonValue::Type::kObject, what + " 'drives'")) {
       // revolute and prismatic alike: targets in rad or m (no degrees before the type is known)
       for (const auto& [joint, value] : drives->members()) {
+        // no target given: the joint's initial position (NaN until the robot is placed)
         JointDrive drive;
+        drive.target_position = std::numeric_limits<Real>::quiet_NaN();
         ok &= ReadDriveObject(reader, value, /*angular=*/false, &drive,
                               what + " drive of joint '" + joint + "'");
         placement.drives[joint] = drive;
@@ -152,6 +156,24 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   Expected<UrdfRobot> robot = LoadUrdf(path, options);
   AppendWithNote(reader, robot.diagnostics(), *file, what);
   if (!robot.ok()) return;
+  // drives name actuated joints of this robot (checked here, at the scene line of each entry)
+  if (const JsonValue* drives = object.Find("drives")) {
+    bool drives_ok = true;
+    for (const auto& [joint, value] : drives->members()) {
+      const auto& joints = robot->joints;
+      const bool actuated = std::any_of(joints.begin(), joints.end(), [&](const UrdfJoint& j) {
+        return j.name == joint &&
+               (j.type == UrdfJointType::kRevolute || j.type == UrdfJointType::kContinuous ||
+                j.type == UrdfJointType::kPrismatic);
+      });
+      if (actuated) continue;
+      reader.Error(value, what + " 'drives' names '" + joint +
+                              "', which is not a revolute, continuous or prismatic joint of the "
+                              "robot");
+      drives_ok = false;
+    }
+    if (!drives_ok) return;
+  }
 
   Diagnostics conversion;
   const int first_body = model->body_count();

@@ -457,20 +457,22 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     // way (a drive with k = 0 when nothing holds the joint)
     JointDrive& drive = model->joint_drive[j];
     const auto own = placement.drives.find(joint.name);
+    const auto it = positions.find(joint.name);
     if (own != placement.drives.end()) {
       drive = own->second;
+      // a drive without a target holds the joint's initial position
+      if (std::isnan(drive.target_position)) {
+        drive.target_position = it == positions.end() ? 0 : it->second;
+      }
       continue;
     }
-    const auto it = positions.find(joint.name);
     if (joint.mimic_leader < 0) drive.stiffness = placement.hold_stiffness;
     drive.damping =
         (joint.mimic_leader < 0 ? placement.hold_damping : 0) + std::max<Real>(0, joint.damping);
     drive.target_position = it == positions.end() ? 0 : it->second;
   }
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
-  for (const auto& [name, drive] : placement.drives) {
-    CheckActuatedJoint(robot, name, "drive", diagnostics);
-  }
+  // (the scene reader checks placement.drives names at their own lines)
 
   // self-collision: pairs of the robot's bodies already touching at the start never collide
   // (MoveIt's "default pose" rule): coarse collision geometry of near links often overlaps, and

@@ -111,6 +111,14 @@ int Model::FindParticle(const std::string& name) const { return IndexOf(particle
 int Model::FindJoint(const std::string& name) const { return IndexOf(joint_name, name); }
 
 
+Real Model::JointAngularCompliance(int j) const {
+  if (j < static_cast<int>(joint_angular_compliance.size()) && joint_angular_compliance[j] >= 0) {
+    return joint_angular_compliance[j];
+  }
+  return joint_compliance[j];
+}
+
+
 int Model::FindMaterial(const std::string& name) const {
   for (std::size_t i = 0; i < materials.size(); ++i) {
     if (materials[i].name == name) return static_cast<int>(i);

@@ -180,6 +180,24 @@ struct SoftBody {
   Real poisson_ratio = 0.3;   ///< ν [-]
 };
 
+/// How a scripted joint target moves from the previous keyframe to this one.
+enum class ScriptInterpolation {
+  kSmooth = 0,  ///< cubic ease in and out, s = 3u² − 2u³ (zero target velocity at both keys)
+  kLinear,      ///< constant target velocity between the keys
+  kStep,        ///< holds the previous value, jumps to this one at the key's time
+};
+
+/// The keyframes of one scripted joint: drive targets over time, played by Simulation::Step
+/// into Control (engine/step/joint_script.h). The first key is at t = 0 (the loader inserts the
+/// joint's initial drive target there when the script starts later); after the last key the
+/// target holds.
+struct JointScriptTrack {
+  int joint = -1;                                  ///< a joint with a drive
+  std::vector<Real> time;                          ///< [s], strictly increasing, time[0] = 0
+  std::vector<Real> value;                         ///< drive target θ* at each key [rad|m]
+  std::vector<ScriptInterpolation> interpolation;  ///< into each key (entry 0 unused)
+};
+
 /// Default viewpoint of a scene: an orbit camera around `target`.
 struct CameraSetup {
   Vec3 target = Vec3(0, 0, 0.5);  ///< orbit centre [m]
@@ -265,6 +283,9 @@ struct Model {
   std::vector<Real> joint_upper;             ///< [rad] or [m]
   std::vector<Real> joint_compliance;        ///< compliance E of the locked rows [m/N]; 0 = rigid
   std::vector<JointDrive> joint_drive;
+  /// compliance of the locked rotations [rad/(N·m)] (a bending joint: 1/k for a bending stiffness
+  /// k); negative, or no entry (hand-built models), means the same as joint_compliance
+  std::vector<Real> joint_angular_compliance;
 
   // deformable solids over particles
   std::vector<SoftBody> soft_bodies;
@@ -282,6 +303,9 @@ struct Model {
   /// Body pairs that never collide besides jointed pairs and filter groups (a robot loaded with
   /// self-collision: its links already touching in the initial configuration), (lower, higher).
   std::vector<std::array<int, 2>> body_collision_exclusions;
+  // scripted control: keyframed joint drive targets, one track per scripted joint (scene key
+  // "script"); empty when the scene has no script
+  std::vector<JointScriptTrack> joint_script;
 
   int body_count() const { return static_cast<int>(body_name.size()); }
   int shape_count() const { return static_cast<int>(shape_geometry.size()); }
@@ -302,6 +326,9 @@ struct Model {
   /// Whether the group/mask filter lets shapes `a` and `b` collide (see shape_collision_group);
   /// −1 stands for a particle or soft-body surface (group bit 1, mask all).
   bool ShapesMayCollide(int a, int b) const;
+  /// Compliance of joint j's locked rotation rows [rad/(N·m)] (joint_angular_compliance when set,
+  /// else joint_compliance).
+  Real JointAngularCompliance(int j) const;
 };
 
 /// Coulomb coefficient of a contact between shapes (or particles) of materials a and b: the

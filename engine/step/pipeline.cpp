@@ -4,6 +4,7 @@
 
 #include "engine/collision/collision.h"
 #include "engine/core/stopwatch.h"
+#include "engine/step/joint_script.h"
 
 namespace sim {
 
@@ -73,6 +74,10 @@ Expected<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<const M
 
 
 const StepReport& Simulation::Step() {
+  // scripted joint targets at the end of the step (the drives are implicit: they act at t + dt)
+  if (!model_->joint_script.empty()) {
+    ApplyJointScript(*model_, state_.time + model_->options.solver.dt, &control_);
+  }
   return StepOnce(*model_, *solver_, control_, &state_, &workspace_);
 }
 

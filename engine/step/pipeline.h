@@ -40,6 +40,8 @@ class Simulation {
                                                       const State& initial_state,
                                                       const std::string& solver_name);
 
+  /// Writes the model's joint script (if any) at the step's end time into control(), then
+  /// advances the state by one step.
   const StepReport& Step();
   void Reset();  ///< back to the initial state, control kept
 

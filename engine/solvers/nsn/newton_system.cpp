@@ -206,7 +206,10 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
         case JointRowKind::kLocked:
         case JointRowKind::kPointLocked: {
           row_type_[row] = RowType::kBilateral;
-          const Real compliance = model.joint_compliance[j];
+          // rotation rows may be softer than point rows (bending joints)
+          const Real compliance = joint_scratch_[k].kind == JointRowKind::kLocked
+                                      ? model.JointAngularCompliance(j)
+                                      : model.joint_compliance[j];
           info.stiffness = compliance > 0 ? 1 / compliance : kInfinity;
           info.positional = joint_scratch_[k].kind == JointRowKind::kPointLocked;
           break;
