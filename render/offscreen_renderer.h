@@ -9,6 +9,7 @@
 
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
+#include "render/render_options.h"
 
 namespace sim::render {
 
@@ -31,9 +32,12 @@ class OffscreenRenderer {
   OffscreenRenderer(const OffscreenRenderer&) = delete;
   OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
 
-  /// Draws `frame` seen by `camera` (aspect = width/height) over the sky and reads it back.
-  /// Blocks until the GPU is done. Throws DeviceError on device failure (e.g. device lost).
-  Image Render(const VisualFrame& frame, const OrbitCamera& camera);
+  /// Draws `frame` seen by `camera` (aspect = width/height) over the sky as `options` asks, with
+  /// the view's legend (strain colour bar, contact legend) drawn by Dear ImGui when
+  /// options.show_legend, and reads it back. Blocks until the GPU is done. Throws DeviceError on
+  /// device failure (e.g. device lost).
+  Image Render(const VisualFrame& frame, const OrbitCamera& camera,
+               const RenderOptions& options = RenderOptions());
   /// Physical device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
   std::string device_name() const;
 

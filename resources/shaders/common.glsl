@@ -4,12 +4,13 @@
 // the colour attachment is UNORM.
 // All colours are linear RGB. Keep the colours in sync with render/scene_renderer.cpp.
 
-// per-frame constants (112 bytes, within the 128 bytes every device offers)
+// per-frame constants (128 bytes, the most every device offers)
 layout(push_constant) uniform FrameConstants {
   mat4 matrix;     // world -> clip for geometry; clip -> world for the sky
   vec4 eye;        // xyz: eye position [m]
   vec4 up;         // xyz: world up (unit)
   vec4 light_dir;  // xyz: unit direction towards the key light; w: haze start distance [m]
+  vec4 draw;       // per draw: rgb the mesh part's colour, a an opacity factor of the pass
 } frame;
 
 // key light shadow map (set 0): light view-projection and its depth map. params.x: 1 when the

@@ -1,7 +1,8 @@
 // `contact-sim render` as a user runs it, without a display: renders scenes/default.json to a PNG,
 // then checks the picture against the scene's own camera math: every shape's centre shows that
 // shape's colour and not the sky, and the open ground differs from the sky; with --steps, renders
-// the simulated state. Skips without a Vulkan driver.
+// the simulated state; --view contacts draws markers at the contacts the same simulation finds;
+// --view structure is refused as not available yet. Skips without a Vulkan driver.
 
 #include <algorithm>
 #include <cmath>
@@ -12,9 +13,11 @@
 #include <gtest/gtest.h>
 
 #include "engine/io/scene_file.h"
+#include "engine/step/pipeline.h"
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 #include "render/png_io.h"
+#include "render/scene_markers.h"
 #include "tests/render/image_checks.h"
 #include "tests/support/run_command.h"
 
@@ -168,6 +171,75 @@ TEST(RenderCli, StepsSimulateBeforeRendering) {
   EXPECT_EQ(image.height, 200);
   EXPECT_GT(PixelStdDev(image), kMinStdDev);
   std::remove(out.c_str());
+}
+
+TEST(RenderCli, ContactsViewDrawsMarkersAtTheSimulatedContacts) {
+  // the CLI steps the scene's own solver 30 times; the same steps here give the same contacts
+  constexpr int kSteps = 30;
+  const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
+  const std::string out = ::testing::TempDir() + "/render_cli_contacts.png";
+  std::remove(out.c_str());
+  const CommandResult result =
+      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
+                     "/bin/contact-sim render " + scene_path + " --steps " +
+                     std::to_string(kSteps) + " --view contacts --out " + out + " --width " +
+                     std::to_string(kWidth) + " --height " + std::to_string(kHeight),
+                 out + ".log");
+  if (result.exit_code != 0 && result.output.find("no Vulkan driver found") != std::string::npos) {
+    GTEST_SKIP() << result.output;
+  }
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  Image image;
+  std::string error;
+  ASSERT_TRUE(ReadPng(out, &image, &error)) << out << ": " << error;
+
+  Expected<io::Scene> scene = io::LoadScene(scene_path);
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  auto simulation =
+      Simulation::Create(scene->model, scene->initial_state, scene->model->options.solver.name);
+  ASSERT_TRUE(simulation.ok());
+  for (int i = 0; i < kSteps; ++i) simulation.value()->Step();
+  const VisualFrame frame =
+      MakeVisualFrame(*scene->model, simulation.value()->state(), simulation.value()->contacts());
+  const OrbitCamera camera(scene->model->camera, scene->model->options.up);
+  // a marker colour (normal arrow blue, stick green, slip orange) within 2 px of every loaded
+  // contact point: its point marker, seen through the see-through bodies
+  const auto is_marker = [](const Rgb& c) {
+    const bool blue = c[2] > c[0] + 30 && c[2] > c[1] + 10;
+    const bool green = c[1] > c[0] + 30 && c[1] > c[2] + 30;
+    const bool orange = c[0] > c[1] + 30 && c[0] > c[2] + 30;
+    return blue || green || orange;
+  };
+  int loaded = 0, marked = 0;
+  for (const VisualContact& contact : frame.contacts) {
+    if (contact.normal_force <= 0) continue;
+    ++loaded;
+    const auto pixel = camera.ProjectToPixel(
+        Vec3(contact.point[0], contact.point[1], contact.point[2]), kWidth, kHeight);
+    ASSERT_TRUE(pixel.has_value());
+    bool found = false;
+    for (int dy = -2; dy <= 2 && !found; ++dy) {
+      for (int dx = -2; dx <= 2 && !found; ++dx) {
+        found = is_marker(
+            PixelAt(image, static_cast<int>(pixel->x()) + dx, static_cast<int>(pixel->y()) + dy));
+      }
+    }
+    marked += found;
+  }
+  EXPECT_GE(loaded, 10) << "the default scene rests on many contacts";
+  EXPECT_EQ(marked, loaded);
+  std::remove(out.c_str());
+}
+
+
+TEST(RenderCli, StructureViewIsNotAvailableYet) {
+  const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
+  const std::string out = ::testing::TempDir() + "/render_cli_structure.png";
+  const CommandResult result = RunCommand(std::string(SIM_BINARY_DIR) + "/bin/contact-sim render " +
+                                              scene_path + " --view structure --out " + out,
+                                          out + ".log");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("not available yet"), std::string::npos) << result.output;
 }
 
 }  // namespace

@@ -18,6 +18,17 @@
 namespace sim {
 namespace {
 
+ShapeGeometry Geometry(ShapeType type, Real radius = 0, const Vec3& half_extents = Vec3::Zero(),
+                       Real half_length = 0) {
+  ShapeGeometry geometry;
+  geometry.type = type;
+  geometry.radius = radius;
+  geometry.half_extents = half_extents;
+  geometry.half_length = half_length;
+  return geometry;
+}
+
+
 TEST(VisualFrameTest, ComposesBodyAndShapePoses) {
   Model model;
   model.body_name = {"b"};
@@ -25,7 +36,7 @@ TEST(VisualFrameTest, ComposesBodyAndShapePoses) {
   model.body_inertia = {Mat3::Identity()};
   model.body_static = {0};
   model.shape_name = {"s"};
-  model.shape_geometry = {ShapeGeometry{.type = ShapeType::kBox, .half_extents = Vec3(1, 2, 3)}};
+  model.shape_geometry = {Geometry(ShapeType::kBox, 0, Vec3(1, 2, 3))};
   model.shape_body = {0};
   model.shape_X_BS = {Pose{Vec3(1, 0, 0), Quat::Identity()}};
   model.shape_material = {0};
@@ -41,17 +52,6 @@ TEST(VisualFrameTest, ComposesBodyAndShapePoses) {
   EXPECT_NEAR(s.X_WS[11], 2.0f, 1e-6f);
   EXPECT_FLOAT_EQ(s.size[2], 3.0f);
   EXPECT_FLOAT_EQ(s.color[1], 0.2f);
-}
-
-
-ShapeGeometry Geometry(ShapeType type, Real radius = 0, const Vec3& half_extents = Vec3::Zero(),
-                       Real half_length = 0) {
-  ShapeGeometry geometry;
-  geometry.type = type;
-  geometry.radius = radius;
-  geometry.half_extents = half_extents;
-  geometry.half_length = half_length;
-  return geometry;
 }
 
 
