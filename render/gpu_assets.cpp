@@ -4,6 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+
+#include <Eigen/Core>
+
+#include <meshoptimizer.h>
 
 #include "render/image_file.h"
 #include "render/meshes.h"
@@ -15,6 +20,13 @@ namespace {
 
 // descriptor sets per pool; a new pool is made when one runs out
 constexpr std::uint32_t kSetsPerPool = 64;
+
+// simplification error bounds of the levels, relative to the mesh's extent: 0.5 % keeps
+// silhouettes where a level is used (the object a few hundred pixels tall), 2 % for level 2
+// (under a hundred pixels)
+constexpr std::array<float, kLodCount> kLodErrors = {0.0f, 0.005f, 0.02f};
+// parts smaller than this are not simplified [triangles]
+constexpr std::size_t kMinSimplifiedTriangles = 64;
 
 
 // 8-bit sRGB <-> linear light, for the box filter
@@ -91,6 +103,85 @@ bool IsConsistent(const VisualMesh& mesh, std::string* problem) {
 }
 
 }  // namespace
+
+
+std::array<std::vector<std::uint32_t>, kLodCount> MakeLods(
+    const std::vector<std::array<float, 3>>& positions,
+    const std::vector<std::array<float, 3>>& normals, const std::vector<std::uint32_t>& indices) {
+  std::array<std::vector<std::uint32_t>, kLodCount> lods;
+  const std::size_t vertex_count = positions.size();
+  lods[0].resize(indices.size());
+  meshopt_optimizeVertexCache(lods[0].data(), indices.data(), indices.size(), vertex_count);
+  if (indices.size() / 3 < kMinSimplifiedTriangles) {
+    for (int level = 1; level < kLodCount; ++level) lods[level] = lods[0];
+    return lods;
+  }
+
+  // file meshes split vertices at every uv and normal seam, which edge collapse treats as borders
+  // it must keep: simplify the surface welded by position, over a compact buffer of the unique
+  // positions (simplification treats any two vertices at one position as a seam) ...
+  std::vector<std::uint32_t> remap(vertex_count);
+  const std::size_t unique_count =
+      meshopt_generateVertexRemap(remap.data(), indices.data(), indices.size(), positions.data(),
+                                  vertex_count, sizeof(std::array<float, 3>));
+  std::vector<std::array<float, 3>> unique_positions(unique_count);
+  meshopt_remapVertexBuffer(unique_positions.data(), positions.data(), vertex_count,
+                            sizeof(std::array<float, 3>), remap.data());
+  // ... remembering every vertex at each position (CSR lists by unique id) ...
+  std::vector<std::uint32_t> split_start(unique_count + 1, 0), split_vertices;
+  for (std::size_t v = 0; v < vertex_count; ++v) {
+    if (remap[v] != ~0u) ++split_start[remap[v] + 1];  // ~0u: unused by the indices
+  }
+  for (std::size_t u = 0; u < unique_count; ++u) split_start[u + 1] += split_start[u];
+  split_vertices.resize(split_start.back());
+  std::vector<std::uint32_t> fill(split_start.begin(), split_start.end() - 1);
+  for (std::size_t v = 0; v < vertex_count; ++v) {
+    if (remap[v] != ~0u) split_vertices[fill[remap[v]]++] = static_cast<std::uint32_t>(v);
+  }
+  std::vector<std::uint32_t> finer(indices.size());
+  for (std::size_t i = 0; i < indices.size(); ++i) finer[i] = remap[indices[i]];
+
+  const float* xyz = unique_positions[0].data();
+  for (int level = 1; level < kLodCount; ++level) {
+    // a quarter of the finer level's triangles, within the level's error bound
+    const std::size_t target = finer.size() / 4 / 3 * 3;
+    std::vector<std::uint32_t> coarser(finer.size());
+    const std::size_t count =
+        meshopt_simplify(coarser.data(), finer.data(), finer.size(), xyz, unique_count,
+                         sizeof(std::array<float, 3>), target, kLodErrors[level]);
+    // a level that collapses a part entirely would make it vanish: keep the finer one
+    if (count > 0) {
+      coarser.resize(count);
+      finer = coarser;
+    }
+    // ... and give each corner back the split vertex whose normal best fits its triangle, so
+    // creases keep their shading (and mostly their uv island)
+    std::vector<std::uint32_t> corners(finer.size());
+    for (std::size_t t = 0; t < finer.size(); t += 3) {
+      const Eigen::Vector3f a(unique_positions[finer[t]].data());
+      const Eigen::Vector3f b(unique_positions[finer[t + 1]].data());
+      const Eigen::Vector3f c(unique_positions[finer[t + 2]].data());
+      const Eigen::Vector3f face = (b - a).cross(c - a);
+      for (int k = 0; k < 3; ++k) {
+        const std::uint32_t u = finer[t + k];
+        std::uint32_t best = split_vertices[split_start[u]];
+        float best_fit = -std::numeric_limits<float>::infinity();
+        for (std::uint32_t s = split_start[u]; s < split_start[u + 1]; ++s) {
+          const Eigen::Vector3f n(normals[split_vertices[s]].data());
+          const float fit = n.dot(face);
+          if (fit > best_fit) {
+            best_fit = fit;
+            best = split_vertices[s];
+          }
+        }
+        corners[t + k] = best;
+      }
+    }
+    lods[level].resize(corners.size());
+    meshopt_optimizeVertexCache(lods[level].data(), corners.data(), corners.size(), vertex_count);
+  }
+  return lods;
+}
 
 
 std::vector<Image> MakeMipChain(const Image& image, int max_size) {
@@ -283,26 +374,37 @@ GpuAssets::Mesh GpuAssets::UploadMesh(const VisualMesh& source) {
   mesh.vertices = MakeDeviceLocalBuffer(
       context_.physical_device, context_.device, context_.queue, context_.queue_family,
       vertices.data(), vertices.size() * sizeof(MeshVertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-  mesh.indices = MakeDeviceLocalBuffer(context_.physical_device, context_.device, context_.queue,
-                                       context_.queue_family, source.indices.data(),
-                                       source.indices.size() * sizeof(std::uint32_t),
-                                       VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
-  // parts with their colour and texture; a mesh without parts is one grey part
+  // parts with their colour, texture and levels of detail, all in one index buffer; a mesh
+  // without parts is one grey part
   std::vector<VisualMesh::Part> parts = source.parts;
   if (parts.empty()) {
     parts.resize(1);
     parts[0].index_count = static_cast<std::uint32_t>(source.indices.size());
   }
+  std::vector<std::uint32_t> indices;
   for (const VisualMesh::Part& part : parts) {
-    if (part.index_count == 0) continue;
+    const std::uint32_t count = part.index_count / 3 * 3;
+    if (count == 0) continue;
+    const std::vector<std::uint32_t> part_indices(
+        source.indices.begin() + part.first_index,
+        source.indices.begin() + part.first_index + count);
+    const auto lods = MakeLods(source.positions, source.normals, part_indices);
     Part gpu;
-    gpu.first_index = part.first_index;
-    gpu.index_count = part.index_count;
+    for (int level = 0; level < kLodCount; ++level) {
+      gpu.lods[level] = {static_cast<std::uint32_t>(indices.size()),
+                         static_cast<std::uint32_t>(lods[level].size())};
+      mesh.triangle_count[level] += static_cast<std::uint32_t>(lods[level].size() / 3);
+      indices.insert(indices.end(), lods[level].begin(), lods[level].end());
+    }
     gpu.color = part.color;
     // a texture only makes sense with uvs
     gpu.texture = source.uvs.empty() ? white_.set : TextureFor(part.texture);
     mesh.parts.push_back(gpu);
   }
+  if (indices.empty()) return mesh;
+  mesh.indices = MakeDeviceLocalBuffer(
+      context_.physical_device, context_.device, context_.queue, context_.queue_family,
+      indices.data(), indices.size() * sizeof(std::uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
   return mesh;
 }
 

@@ -1,4 +1,6 @@
 // GPU copies of the scene's mesh assets and their textures, uploaded once and kept while in use:
+// each mesh with coarser levels of detail made by meshoptimizer's edge-collapse simplification
+// (robot CAD meshes put several triangles on every pixel; a software rasterizer pays for each);
 // a VisualMesh is keyed on its pointer (VisualFrame hands the same shared pointers every frame) and
 // held by the cache, so a pointer cannot be reused for another mesh while its entry lives;
 // textures are keyed on their path. Meshes unused for a while are released (a reloaded scene's old
@@ -30,20 +32,38 @@ inline constexpr int kMaxTextureSize = 1024;
 /// next level half as large (2×2 box filter in linear light), down to 1×1.
 std::vector<Image> MakeMipChain(const Image& image, int max_size = kMaxTextureSize);
 
+/// Levels of detail per mesh: 0 the file's triangles, each next one about a quarter of the
+/// previous (fewer when the simplification error bound stops it first).
+inline constexpr int kLodCount = 3;
+
+/// Levels of detail of `indices` (triangles over `positions` with unit `normals`): level 0 the
+/// indices themselves, level l simplified towards 4^−l of the triangles within a geometric error
+/// bound that grows with l (relative to the mesh's extent), on the surface welded by position;
+/// each corner of a simplified triangle takes the vertex at its position whose normal best fits
+/// the triangle. Every level is reordered for the vertex cache.
+std::array<std::vector<std::uint32_t>, kLodCount> MakeLods(
+    const std::vector<std::array<float, 3>>& positions,
+    const std::vector<std::array<float, 3>>& normals, const std::vector<std::uint32_t>& indices);
+
 class GpuAssets {
  public:
-  /// A run of indices with its material.
+  /// A run of indices in the mesh's index buffer.
+  struct IndexRange {
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+  };
+  /// A part of the mesh with its material and its indices at each level of detail.
   struct Part {
-    std::uint32_t first_index = 0;
-    std::uint32_t index_count = 0;
+    std::array<IndexRange, kLodCount> lods;
     std::array<float, 4> color = {1, 1, 1, 1};  ///< linear RGBA
     VkDescriptorSet texture = VK_NULL_HANDLE;   ///< set 1 of the scene pipelines
   };
   struct Mesh {
     Buffer vertices;  ///< MeshVertex[]
-    Buffer indices;   ///< std::uint32_t[]
+    Buffer indices;   ///< std::uint32_t[], every level of every part
     std::vector<Part> parts;
-    float bounding_radius = 0;  ///< around the mesh origin [m]
+    std::array<std::uint32_t, kLodCount> triangle_count{};  ///< per level, all parts
+    float bounding_radius = 0;                              ///< around the mesh origin [m]
   };
 
   /// `texture_layout`: the layout of set 1 (one combined image sampler, fragment stage).

@@ -186,13 +186,15 @@ MeshData MakeArrowMesh(int segments) {
       }
     }
   }
-  // shaft side (rings 0-1) and cone side (rings 2-3), counter-clockwise from outside
-  for (const int ring : {0, 2}) {
-    for (int j = 0; j < segments; ++j) {
-      const std::uint32_t a = base + static_cast<std::uint32_t>(ring * columns + j);
-      const std::uint32_t b = a + static_cast<std::uint32_t>(columns);
-      mesh.indices.insert(mesh.indices.end(), {a, a + 1, b + 1, a, b + 1, b});
-    }
+  // shaft side (rings 0-1) in quads, cone side (rim to tip) in triangles; counter-clockwise
+  // from outside
+  for (int j = 0; j < segments; ++j) {
+    const std::uint32_t a = base + static_cast<std::uint32_t>(j);
+    const std::uint32_t b = a + static_cast<std::uint32_t>(columns);
+    mesh.indices.insert(mesh.indices.end(), {a, a + 1, b + 1, a, b + 1, b});
+    const std::uint32_t rim = a + static_cast<std::uint32_t>(2 * columns);
+    const std::uint32_t tip = rim + static_cast<std::uint32_t>(columns);
+    mesh.indices.insert(mesh.indices.end(), {rim, rim + 1, tip});
   }
   // bottom of the shaft and underside of the head, both facing −z
   AppendDisc(0.0f, false, segments, &mesh);

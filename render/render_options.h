@@ -38,6 +38,9 @@ struct RenderOptions {
   bool show_legend = true;  ///< colour bar / contact legend in the overlay
 };
 
+/// Number of view modes (ViewMode values are 0 .. kViewModeCount − 1).
+inline constexpr int kViewModeCount = 3;
+
 /// "shaded", "strain", "contacts".
 const char* ViewModeName(ViewMode mode);
 /// The mode named `name` (as ViewModeName), or nullopt.

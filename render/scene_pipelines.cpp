@@ -184,13 +184,13 @@ void ScenePipelines::Create(const DeviceContext& context, VkRenderPass shadow_pa
     shadow_surface_desc.depth_bias_slope = kShadowBiasSlope;
     shadow_surface = make(shadow_pass, VK_SAMPLE_COUNT_1_BIT, shadow_surface_desc);
 
-    // sky: behind everything, so no depth test or write
+    // sky: at the far plane, drawn after the opaque geometry where nothing covered the clear
+    // depth (1.0), so covered pixels never run its shader
     PipelineDesc sky_desc;
     sky_desc.vertex_shader = module(kSkyVertSpv, sizeof(kSkyVertSpv));
     sky_desc.fragment_shader = module(kSkyFragSpv, sizeof(kSkyFragSpv));
     sky_desc.fragment_specialization = &specialization;
     sky_desc.cull_mode = VK_CULL_MODE_NONE;
-    sky_desc.depth_test = false;
     sky_desc.depth_write = false;
     sky = make(context.render_pass, context.samples, sky_desc);
 

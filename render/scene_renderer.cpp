@@ -92,12 +92,19 @@ struct MeshRange {
   std::int32_t vertex_offset = 0;
 };
 
+// level-of-detail choice: an uploaded mesh draws the finest level with at most this many
+// triangles per pixel of its bounding sphere's projected disc (about 4 pixels per visible
+// triangle, its back half culled); the shadow pass one level coarser
+constexpr float kTrianglesPerPixel = 0.5f;
+
 // one instanced indexed draw
 struct Batch {
   VkBuffer vertices = VK_NULL_HANDLE;
   VkBuffer indices = VK_NULL_HANDLE;
   std::uint32_t first_index = 0;
   std::uint32_t index_count = 0;
+  std::uint32_t shadow_first_index = 0;  // the shadow pass's (coarser) level of the same part
+  std::uint32_t shadow_index_count = 0;
   std::int32_t vertex_offset = 0;
   std::uint32_t first_instance = 0;
   std::uint32_t instance_count = 0;
@@ -249,11 +256,11 @@ struct SceneRenderer::Impl {
   void CreateMeshes();
   const GpuAssets::Mesh& GpuMesh(const VisualFrame& frame, int mesh);
   void CollectInstances(const VisualFrame& frame, const RenderOptions& options,
-                        const OrbitCamera& camera, Slot* slot);
+                        const OrbitCamera& camera, VkExtent2D extent, Slot* slot);
   void CollectSurfaces(const VisualFrame& frame, const RenderOptions& options, Slot* slot);
   void Upload(Slot* slot);
   void DrawBatches(VkCommandBuffer cmd, const Slot& slot, const std::vector<Batch>& batches,
-                   int two_sided, float opacity) const;
+                   int two_sided, float opacity, bool shadow = false) const;
   void DrawSurfaces(VkCommandBuffer cmd, const Slot& slot, int see_through) const;
 
   DeviceContext context;
@@ -269,8 +276,9 @@ struct SceneRenderer::Impl {
 
   // Prepare's working sets, kept to avoid reallocation
   std::array<std::vector<InstanceData>, kPassCount * kMeshKindCount> unit_buckets;
-  std::vector<std::vector<InstanceData>> mesh_buckets;  // [mesh · kPassCount + pass]
-  std::vector<const GpuAssets::Mesh*> gpu_meshes;       // per frame mesh, null until needed
+  // [(mesh · kPassCount + pass) · kLodCount + level]
+  std::vector<std::vector<InstanceData>> mesh_buckets;
+  std::vector<const GpuAssets::Mesh*> gpu_meshes;  // per frame mesh, null until needed
   std::vector<Marker> markers;
   std::vector<CasterBounds> casters;
 };
@@ -399,9 +407,10 @@ const GpuAssets::Mesh& SceneRenderer::Impl::GpuMesh(const VisualFrame& frame, in
 
 
 void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const RenderOptions& options,
-                                           const OrbitCamera& camera, Slot* slot) {
+                                           const OrbitCamera& camera, VkExtent2D extent,
+                                           Slot* slot) {
   for (auto& bucket : unit_buckets) bucket.clear();
-  mesh_buckets.resize(std::max(mesh_buckets.size(), frame.meshes.size() * kPassCount));
+  mesh_buckets.resize(std::max(mesh_buckets.size(), frame.meshes.size() * kPassCount * kLodCount));
   for (auto& bucket : mesh_buckets) bucket.clear();
   gpu_meshes.assign(frame.meshes.size(), nullptr);
   casters.clear();
@@ -413,6 +422,20 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
   const float opacity = see_through ? kSeeThroughOpacity : 1.0f;
   const auto highlight = [&](int body) {
     return body != kWorldBody && body == frame.selected_body ? 1.0f : 0.0f;
+  };
+  // pixels per metre at unit distance, for the level of detail
+  const Eigen::Vector3f eye = camera.Eye();
+  const float pixels_per_radian = 0.5f * static_cast<float>(extent.height) /
+                                  std::tan(0.5f * camera.fov_y_deg * 3.14159265358979f / 180.0f);
+  const auto level_of_detail = [&](const GpuAssets::Mesh& mesh, const Eigen::Vector3f& centre) {
+    const float distance = std::max((centre - eye).norm(), camera.near_plane);
+    const float radius_px = mesh.bounding_radius / distance * pixels_per_radian;
+    const float budget = kTrianglesPerPixel * 3.14159265f * radius_px * radius_px;
+    int level = 0;
+    while (level + 1 < kLodCount && static_cast<float>(mesh.triangle_count[level]) > budget) {
+      ++level;
+    }
+    return level;
   };
 
   // primitive shapes; planes go to the grid
@@ -456,7 +479,8 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
       params = {0, params[1], 0, 0};
     }
     const GpuAssets::Mesh& mesh = GpuMesh(frame, instance.mesh);
-    mesh_buckets[instance.mesh * kPassCount + pass].push_back(
+    const int level = level_of_detail(mesh, Translation(instance.X_WS));
+    mesh_buckets[(instance.mesh * kPassCount + pass) * kLodCount + level].push_back(
         MakeInstance(instance.X_WS, {1, 1, 1, 0}, color, params));
     if (pass != kCollisionPass)
       casters.push_back({Translation(instance.X_WS), mesh.bounding_radius});
@@ -485,6 +509,8 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
       batch.first_index = meshes[kind].first_index;
       batch.index_count = meshes[kind].index_count;
       batch.vertex_offset = meshes[kind].vertex_offset;
+      batch.shadow_first_index = batch.first_index;
+      batch.shadow_index_count = batch.index_count;
       batch.first_instance = static_cast<std::uint32_t>(slot->scratch.size());
       batch.instance_count = static_cast<std::uint32_t>(bucket.size());
       batch.texture = white;
@@ -492,23 +518,29 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
       slot->scratch.insert(slot->scratch.end(), bucket.begin(), bucket.end());
     }
     for (std::size_t m = 0; m < frame.meshes.size(); ++m) {
-      const std::vector<InstanceData>& bucket = mesh_buckets[m * kPassCount + pass];
-      if (bucket.empty()) continue;
-      const GpuAssets::Mesh& mesh = *gpu_meshes[m];
-      const auto first = static_cast<std::uint32_t>(slot->scratch.size());
-      slot->scratch.insert(slot->scratch.end(), bucket.begin(), bucket.end());
-      for (const GpuAssets::Part& part : mesh.parts) {
-        Batch batch;
-        batch.vertices = mesh.vertices.handle();
-        batch.indices = mesh.indices.handle();
-        batch.first_index = part.first_index;
-        batch.index_count = part.index_count;
-        batch.first_instance = first;
-        batch.instance_count = static_cast<std::uint32_t>(bucket.size());
-        batch.texture = part.texture;
-        batch.draw = {part.color[0], part.color[1], part.color[2], 1.0f};
-        batch.two_sided = true;
-        batches.push_back(batch);
+      for (int level = 0; level < kLodCount; ++level) {
+        const std::vector<InstanceData>& bucket =
+            mesh_buckets[(m * kPassCount + pass) * kLodCount + level];
+        if (bucket.empty()) continue;
+        const GpuAssets::Mesh& mesh = *gpu_meshes[m];
+        const int shadow_level = std::min(level + 1, kLodCount - 1);
+        const auto first = static_cast<std::uint32_t>(slot->scratch.size());
+        slot->scratch.insert(slot->scratch.end(), bucket.begin(), bucket.end());
+        for (const GpuAssets::Part& part : mesh.parts) {
+          Batch batch;
+          batch.vertices = mesh.vertices.handle();
+          batch.indices = mesh.indices.handle();
+          batch.first_index = part.lods[level].first;
+          batch.index_count = part.lods[level].count;
+          batch.shadow_first_index = part.lods[shadow_level].first;
+          batch.shadow_index_count = part.lods[shadow_level].count;
+          batch.first_instance = first;
+          batch.instance_count = static_cast<std::uint32_t>(bucket.size());
+          batch.texture = part.texture;
+          batch.draw = {part.color[0], part.color[1], part.color[2], 1.0f};
+          batch.two_sided = true;
+          batches.push_back(batch);
+        }
       }
     }
   }
@@ -618,7 +650,7 @@ void SceneRenderer::Prepare(std::uint32_t frame_slot, const VisualFrame& frame,
   r.assets->Evict(r.frame_number, r.context.frames_in_flight + kMeshKeepFrames);
 
   // instances, soft-body surfaces and shadow casters of this frame, into the slot's buffers
-  r.CollectInstances(frame, options, camera, &slot);
+  r.CollectInstances(frame, options, camera, extent, &slot);
   r.CollectSurfaces(frame, options, &slot);
   r.Upload(&slot);
 
@@ -668,8 +700,9 @@ void SceneRenderer::Prepare(std::uint32_t frame_slot, const VisualFrame& frame,
 
 void SceneRenderer::Impl::DrawBatches(VkCommandBuffer cmd, const Slot& slot,
                                       const std::vector<Batch>& batches, int two_sided,
-                                      float opacity) const {
-  // `two_sided`: 0 draws the culled batches, 1 the uploaded meshes, −1 all of them
+                                      float opacity, bool shadow) const {
+  // `two_sided`: 0 draws the culled batches, 1 the uploaded meshes, −1 all of them; `shadow`
+  // draws each batch's shadow level
   const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   VkBuffer bound_vertices = VK_NULL_HANDLE;
   VkDescriptorSet bound_texture = VK_NULL_HANDLE;
@@ -696,7 +729,8 @@ void SceneRenderer::Impl::DrawBatches(VkCommandBuffer cmd, const Slot& slot,
                          sizeof(draw), draw.data());
       pushed_draw = draw;
     }
-    vkCmdDrawIndexed(cmd, batch.index_count, batch.instance_count, batch.first_index,
+    vkCmdDrawIndexed(cmd, shadow ? batch.shadow_index_count : batch.index_count,
+                     batch.instance_count, shadow ? batch.shadow_first_index : batch.first_index,
                      batch.vertex_offset, batch.first_instance);
   }
 }
@@ -748,9 +782,9 @@ void SceneRenderer::RecordShadowPass(VkCommandBuffer cmd, std::uint32_t frame_sl
                      sizeof(FrameConstants), &slot.shadow_constants);
   for (const int pass : {kOpaquePass, kSeeThroughPass}) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r.pipelines.shadow_shape);
-    r.DrawBatches(cmd, slot, slot.batches[pass], 0, 1.0f);
+    r.DrawBatches(cmd, slot, slot.batches[pass], 0, 1.0f, true);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r.pipelines.shadow_shape_two_sided);
-    r.DrawBatches(cmd, slot, slot.batches[pass], 1, 1.0f);
+    r.DrawBatches(cmd, slot, slot.batches[pass], 1, 1.0f, true);
   }
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r.pipelines.shadow_surface);
   r.DrawSurfaces(cmd, slot, -1);
@@ -779,12 +813,17 @@ void SceneRenderer::Record(VkCommandBuffer cmd, std::uint32_t frame_slot) const 
   vkCmdSetViewport(cmd, 0, 1, &viewport);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
 
-  // sky first: it writes no depth, so everything after draws over it
-  bind(r.pipelines.sky);
-  vkCmdPushConstants(cmd, r.pipelines.layout, stages, 0, sizeof(FrameConstants),
-                     &slot.sky_constants);
-  vkCmdDraw(cmd, 3, 1, 0, 0);
-  if (slot.scratch.empty() && slot.surfaces.empty()) return;
+  // the sky where nothing opaque covers the far plane (after the opaque geometry)
+  const auto draw_sky = [&] {
+    bind(r.pipelines.sky);
+    vkCmdPushConstants(cmd, r.pipelines.layout, stages, 0, sizeof(FrameConstants),
+                       &slot.sky_constants);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+  };
+  if (slot.scratch.empty() && slot.surfaces.empty()) {
+    draw_sky();
+    return;
+  }
 
   // the scene constants, this slot's shadow map and a white texture
   vkCmdPushConstants(cmd, r.pipelines.layout, stages, 0, sizeof(FrameConstants),
@@ -808,6 +847,10 @@ void SceneRenderer::Record(VkCommandBuffer cmd, std::uint32_t frame_slot) const 
     vkCmdBindVertexBuffers(cmd, 1, 1, &instances, &offset);
     vkCmdDraw(cmd, 6, slot.plane_count, 0, slot.first_plane);
   }
+
+  draw_sky();
+  vkCmdPushConstants(cmd, r.pipelines.layout, stages, 0, sizeof(FrameConstants),
+                     &slot.scene_constants);
 
   // markers, opaque where nothing hides them
   bind(r.pipelines.shape);

@@ -79,7 +79,8 @@ StrainLegend ComputeStrainLegend(const VisualFrame& frame, const RenderOptions& 
   if (!(range > 0)) {
     range = 0;
     if (!magnitudes.empty()) {
-      const auto k = static_cast<std::ptrdiff_t>(kRangeQuantile * (magnitudes.size() - 1));
+      const auto k = static_cast<std::ptrdiff_t>(
+          std::ceil(kRangeQuantile * static_cast<float>(magnitudes.size() - 1)));
       std::nth_element(magnitudes.begin(), magnitudes.begin() + k, magnitudes.end());
       range = magnitudes[k];
     }

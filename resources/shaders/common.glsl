@@ -48,6 +48,8 @@ const vec2 kPoissonDisk[12] = vec2[](
     vec2(0.962, -0.195), vec2(0.473, -0.480), vec2(0.519, 0.767), vec2(0.185, -0.893),
     vec2(0.507, 0.064), vec2(0.896, 0.412), vec2(-0.322, -0.933), vec2(-0.792, -0.598));
 
+const int kShadowTaps = 4;
+
 float KeyLightVisibility(vec3 p, vec3 n) {
   if (shadow.params.x < 0.5) return 1.0;
   vec4 clip = shadow.light_matrix * vec4(p + n * shadow.params.y, 1.0);
@@ -56,10 +58,10 @@ float KeyLightVisibility(vec3 p, vec3 n) {
   // receivers beyond the casters' far side compare at the far plane
   float depth = min(clip.z, 1.0);
   float lit = texture(shadow_map, vec3(uv, depth));
-  for (int i = 0; i < 12; ++i) {
+  for (int i = 0; i < kShadowTaps; ++i) {
     lit += texture(shadow_map, vec3(uv + kPoissonDisk[i] * shadow.params.z, depth));
   }
-  return lit / 13.0;
+  return lit / float(kShadowTaps + 1);
 }
 
 // lit colour of a surface point with albedo `albedo`, unit normal `n` at world position `p`

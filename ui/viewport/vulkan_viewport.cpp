@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <QCursor>
+#include <QElapsedTimer>
 #include <QFocusEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -16,6 +17,7 @@
 
 #include <imgui.h>
 
+#include "render/hud.h"
 #include "render/overlay_renderer.h"
 #include "render/scene_renderer.h"
 
@@ -89,6 +91,9 @@ void ViewportRenderer::startNextFrame() {
   const std::uint32_t slot = static_cast<std::uint32_t>(window.currentFrame());
   const std::shared_ptr<const VisualFrame> frame = window.LatestFrame();
   VkCommandBuffer cmd = window.currentCommandBuffer();
+  QElapsedTimer cpu_time;
+  cpu_time.start();
+  bool options_edited = false;
 
   // outside the pass: upload this slot's camera and instances, render the shadow map, build the
   // overlay's draw lists
@@ -97,7 +102,7 @@ void ViewportRenderer::startNextFrame() {
   bool imgui_frame_open = false;
   try {
     if (draw_scene) {
-      scene_->Prepare(slot, *frame, window.camera(), extent);
+      scene_->Prepare(slot, *frame, window.camera(), extent, window.render_options_);
       scene_->RecordShadowPass(cmd, slot);
     }
     if (overlay_ != nullptr) {
@@ -108,6 +113,8 @@ void ViewportRenderer::startNextFrame() {
       if (window.overlay_visible_) {
         DrawStatsOverlay(window.MakeStatsInfo(*frame));
         if (window.scene_name_.isEmpty() && frame->shapes.empty()) DrawNoSceneHint();
+        options_edited = render::DrawViewControls(&window.render_options_);
+        render::DrawLegends(*frame, window.render_options_, window.camera());
       }
       ImGui::Render();
       imgui_frame_open = false;
@@ -146,11 +153,13 @@ void ViewportRenderer::startNextFrame() {
     failed_ = true;
   }
   vk->vkCmdEndRenderPass(cmd);
+  window.render_cpu_ms_ = 1e-6 * static_cast<double>(cpu_time.nsecsElapsed());
 
   // hand the frame over, keep rendering continuously
   window.frameReady();
   window.requestUpdate();
   window.OnFrameRendered();
+  if (options_edited) window.OnRenderOptionsEdited();
 }
 
 
@@ -191,6 +200,15 @@ std::shared_ptr<const VisualFrame> VulkanViewport::LatestFrame() const {
 void VulkanViewport::SetSceneName(const QString& name) { scene_name_ = name; }
 
 
+void VulkanViewport::SetRenderOptions(const render::RenderOptions& options) {
+  render_options_ = options;
+  emit RenderOptionsChanged();
+}
+
+
+void VulkanViewport::OnRenderOptionsEdited() { emit RenderOptionsChanged(); }
+
+
 void VulkanViewport::SetHomeCamera(const OrbitCamera& camera) { camera_.SetHome(camera); }
 
 
@@ -226,6 +244,11 @@ StatsOverlayInfo VulkanViewport::MakeStatsInfo(const VisualFrame& frame) const {
   info.sim_step = frame.step;
   info.shape_count = static_cast<int>(frame.shapes.size());
   info.samples = sampleCountFlagBits() > VK_SAMPLE_COUNT_1_BIT ? sampleCountFlagBits() : 1;
+  info.mesh_count = static_cast<int>(frame.mesh_instances.size());
+  info.soft_body_count = static_cast<int>(frame.soft_bodies.size());
+  info.contact_count = static_cast<int>(frame.contacts.size());
+  info.render_cpu_ms = render_cpu_ms_;
+  info.view = render::ViewModeName(render_options_.view);
   return info;
 }
 
@@ -283,6 +306,16 @@ void VulkanViewport::keyPressEvent(QKeyEvent* event) {
   if (!imgui_input_.WantsKeyboard() && event->key() == Qt::Key_F &&
       event->modifiers() == Qt::NoModifier) {
     camera_.Reset();
+    event->accept();
+    return;
+  }
+  // V: shaded -> strain -> contacts -> shaded
+  if (!imgui_input_.WantsKeyboard() && event->key() == Qt::Key_V &&
+      event->modifiers() == Qt::NoModifier) {
+    render::RenderOptions options = render_options_;
+    options.view = static_cast<render::ViewMode>((static_cast<int>(options.view) + 1) %
+                                                 render::kViewModeCount);
+    SetRenderOptions(options);
     event->accept();
     return;
   }
