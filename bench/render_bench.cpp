@@ -5,11 +5,14 @@
 // squashed 20 % so the strain view has colours), on a ground plane, with 60 resting contacts for
 // the contacts view. Each iteration is one OffscreenRenderer::Render: prepare, shadow pass, scene
 // pass, copy to host memory and wait (the studio's frame minus presenting). Arguments: MSAA
-// samples, shadows on/off, view (0 shaded, 1 strain, 2 contacts). Wall time; the machine is shared,
-// so report medians of repetitions. Run:
+// samples, shadows on/off, view (0 shaded, 1 strain, 2 contacts); the studio's speed trade-offs
+// (RenderQuality::kAuto). Wall time, and the process's CPU
+// time per frame (all lavapipe threads), which a shared machine disturbs less; report medians of
+// repetitions. RENDER_BENCH_PNG=DIR writes one picture per configuration. Run:
 //   build/bin/render_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +27,7 @@
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 #include "render/offscreen_renderer.h"
+#include "render/png_io.h"
 
 namespace {
 
@@ -39,7 +43,16 @@ double ProcessCpuMs() {
 // machine disturbs far less than the wall time
 void TimeFrames(benchmark::State& bench, sim::render::OffscreenRenderer& renderer,
                 const sim::VisualFrame& frame, const sim::OrbitCamera& camera,
-                const sim::render::RenderOptions& options) {
+                const sim::render::RenderOptions& options, const std::string& label) {
+  // RENDER_BENCH_PNG=DIR: one picture of each configuration, to look at
+  if (const char* dir = std::getenv("RENDER_BENCH_PNG")) {
+    const std::string name = label + "_msaa" + std::to_string(bench.range(0)) + "_shadows" +
+                             std::to_string(bench.range(1)) + "_view" +
+                             sim::render::ViewModeName(options.view);
+    std::string error;
+    sim::render::WritePng(std::string(dir) + "/" + name + ".png",
+                          renderer.Render(frame, camera, options), &error);
+  }
   const double cpu_start = ProcessCpuMs();
   for (auto _ : bench) {
     sim::render::Image image = renderer.Render(frame, camera, options);
@@ -50,8 +63,8 @@ void TimeFrames(benchmark::State& bench, sim::render::OffscreenRenderer& rendere
 }
 
 
-const int kWidth = std::getenv("BW") ? std::atoi(std::getenv("BW")) : 1280;
-const int kHeight = std::getenv("BH") ? std::atoi(std::getenv("BH")) : 720;
+constexpr int kWidth = 1280;
+constexpr int kHeight = 720;
 
 // a file mesh as a VisualMesh as the loaders draw it: the file's shared vertices (assimp joins
 // identical ones) with area-weighted smooth normals, uvs and parts
@@ -174,12 +187,13 @@ void BM_RenderFetchTomatoLike(benchmark::State& bench) {
   static int renderer_samples = 0;
   if (!renderer || renderer_samples != samples) {
     renderer.reset();
-    renderer = std::make_unique<sim::render::OffscreenRenderer>(kWidth, kHeight, samples);
+    renderer = std::make_unique<sim::render::OffscreenRenderer>(kWidth, kHeight, samples, false,
+                                                                sim::render::RenderQuality::kAuto);
     renderer_samples = samples;
   }
   const sim::VisualFrame& frame = f.frames[bench.range(2)];
   renderer->Render(frame, f.camera, options);  // uploads the meshes and textures once
-  TimeFrames(bench, *renderer, frame, f.camera, options);
+  TimeFrames(bench, *renderer, frame, f.camera, options, "fetch_tomato_like");
   bench.counters["mesh_triangles"] = f.triangles;
   bench.counters["instances"] = static_cast<double>(frame.mesh_instances.size());
 }
@@ -204,12 +218,13 @@ void BM_RenderDefaultScene(benchmark::State& bench) {
     return std::move(loaded.value());
   }();
   const int samples = static_cast<int>(bench.range(0));
-  sim::render::OffscreenRenderer renderer(kWidth, kHeight, samples);
+  sim::render::OffscreenRenderer renderer(kWidth, kHeight, samples, false,
+                                          sim::render::RenderQuality::kAuto);
   sim::render::RenderOptions options;
   options.shadows = bench.range(1) != 0;
   const sim::VisualFrame frame = sim::MakeVisualFrame(*scene.model, scene.initial_state);
   const sim::OrbitCamera camera(scene.model->camera, scene.model->options.up);
-  TimeFrames(bench, renderer, frame, camera, options);
+  TimeFrames(bench, renderer, frame, camera, options, "default");
 }
 BENCHMARK(BM_RenderDefaultScene)
     ->ArgNames({"msaa", "shadows"})

@@ -533,7 +533,8 @@ void OffscreenRenderer::Impl::CreateCommandObjects() {
 }
 
 
-OffscreenRenderer::OffscreenRenderer(int width, int height, int samples, bool shader_srgb_encoding)
+OffscreenRenderer::OffscreenRenderer(int width, int height, int samples, bool shader_srgb_encoding,
+                                     RenderQuality quality)
     : impl_(std::make_unique<Impl>()) {
   if (width <= 0 || height <= 0) {
     throw std::invalid_argument("OffscreenRenderer: image size " + std::to_string(width) + "x" +
@@ -558,6 +559,7 @@ OffscreenRenderer::OffscreenRenderer(int width, int height, int samples, bool sh
   context.samples = impl_->samples;
   context.color_format = impl_->color_format;
   context.frames_in_flight = 1;
+  context.quality = quality;
   impl_->context = context;
   impl_->scene = std::make_unique<SceneRenderer>(context);
 }

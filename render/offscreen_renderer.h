@@ -25,9 +25,11 @@ class OffscreenRenderer {
   /// Creates the device and targets. `samples`: MSAA count (1, 2, 4, 8; clamped to what the device
   /// supports). `shader_srgb_encoding`: render into a UNORM target so that the shaders encode sRGB
   /// themselves, as they do on QVulkanWindow's default swapchain (tests compare both paths);
-  /// otherwise an sRGB target is preferred and the hardware encodes. Throws DeviceError with a
-  /// message naming what is missing (loader, ICD, device); std::invalid_argument for a size < 1.
-  OffscreenRenderer(int width, int height, int samples = 4, bool shader_srgb_encoding = false);
+  /// otherwise an sRGB target is preferred and the hardware encodes. `quality`: kFull for pictures;
+  /// kAuto renders as the studio does (benchmarks). Throws DeviceError with a message naming what
+  /// is missing (loader, ICD, device); std::invalid_argument for a size < 1.
+  OffscreenRenderer(int width, int height, int samples = 4, bool shader_srgb_encoding = false,
+                    RenderQuality quality = RenderQuality::kFull);
   ~OffscreenRenderer();
   OffscreenRenderer(const OffscreenRenderer&) = delete;
   OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;

@@ -22,6 +22,11 @@ enum class StrainField {
   kVonMises,        ///< von Mises stress [Pa], sequential map from pale yellow (0) to purple
 };
 
+/// Speed trade-offs fixed when a renderer is created: kFull filters shadows softly (13 taps);
+/// kFast takes one bilinear tap (hard edges); kAuto is kFast on software rasterizers (lavapipe,
+/// where each tap costs about 1 ms of a 1280×720 frame) and kFull on GPUs.
+enum class RenderQuality { kAuto = 0, kFull, kFast };
+
 struct RenderOptions {
   ViewMode view = ViewMode::kShaded;
   StrainField strain_field = StrainField::kVolumetric;

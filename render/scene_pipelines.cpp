@@ -41,6 +41,10 @@ const std::uint32_t kSkyFragSpv[] =
 // practice, checked on the default scene)
 constexpr float kShadowBiasConstant = 1.25f;
 constexpr float kShadowBiasSlope = 1.75f;
+// Poisson taps of the shadow filter besides the centre one (common.glsl): a soft penumbra at full
+// quality; none when fast (a software rasterizer pays about 1 ms of a 1280x720 frame per tap)
+constexpr std::int32_t kShadowTaps = 12;
+constexpr std::int32_t kFastShadowTaps = 0;
 
 
 VkDescriptorSetLayout MakeSetLayout(VkDevice device,
@@ -84,14 +88,28 @@ void ScenePipelines::Create(const DeviceContext& context, VkRenderPass shadow_pa
     throw;
   }
 
-  // specialization constant 0 of every fragment shader: encode sRGB in the shader
-  const VkBool32 encode_srgb = NeedsShaderSrgbEncoding(context.color_format) ? VK_TRUE : VK_FALSE;
-  const VkSpecializationMapEntry encode_entry{0, 0, sizeof(VkBool32)};
+  // specialization constants of the fragment shaders: 0 encode sRGB in the shader; 1 extra
+  // shadow taps (see common.glsl and DeviceContext::quality)
+  struct Constants {
+    VkBool32 encode_srgb;
+    std::int32_t shadow_taps;
+  };
+  VkPhysicalDeviceProperties properties{};
+  vkGetPhysicalDeviceProperties(context.physical_device, &properties);
+  const bool fast = context.quality == RenderQuality::kFast ||
+                    (context.quality == RenderQuality::kAuto &&
+                     properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
+  const Constants constants = {NeedsShaderSrgbEncoding(context.color_format) ? VK_TRUE : VK_FALSE,
+                               fast ? kFastShadowTaps : kShadowTaps};
+  const std::array<VkSpecializationMapEntry, 2> entries = {{
+      {0, offsetof(Constants, encode_srgb), sizeof(VkBool32)},
+      {1, offsetof(Constants, shadow_taps), sizeof(std::int32_t)},
+  }};
   VkSpecializationInfo specialization{};
-  specialization.mapEntryCount = 1;
-  specialization.pMapEntries = &encode_entry;
-  specialization.dataSize = sizeof(VkBool32);
-  specialization.pData = &encode_srgb;
+  specialization.mapEntryCount = static_cast<std::uint32_t>(entries.size());
+  specialization.pMapEntries = entries.data();
+  specialization.dataSize = sizeof(constants);
+  specialization.pData = &constants;
 
   // shader modules live only while the pipelines are built
   std::vector<VkShaderModule> modules;

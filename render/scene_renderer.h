@@ -31,7 +31,8 @@ struct DeviceContext {
   /// linear output; with a UNORM format (QVulkanWindow's default) the shaders encode sRGB
   /// themselves; float formats receive linear values.
   VkFormat color_format = VK_FORMAT_B8G8R8A8_UNORM;
-  std::uint32_t frames_in_flight = 2;  ///< number of per-frame slots to keep
+  std::uint32_t frames_in_flight = 2;            ///< number of per-frame slots to keep
+  RenderQuality quality = RenderQuality::kAuto;  ///< speed trade-offs (see RenderQuality)
 };
 
 /// Sky colour at the horizon (linear RGBA).

@@ -60,7 +60,7 @@ void DrawStatsOverlay(const StatsOverlayInfo& info) {
     Label("Step");
     ImGui::SameLine(value_x);
     ImGui::Text("%llu", static_cast<unsigned long long>(info.sim_step));
-    Label("Render CPU");
+    Label("Record");
     ImGui::SameLine(value_x);
     ImGui::Text("%.2f ms", info.render_cpu_ms);
     Label("Shapes");

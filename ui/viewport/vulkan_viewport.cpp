@@ -169,8 +169,24 @@ VulkanViewport::VulkanViewport(QVulkanInstance* instance)
   setFlags(QVulkanWindow::PersistentResources);
   // sRGB swapchain: shaders output linear colour and blending/MSAA resolve happen in linear space
   setPreferredColorFormats({VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_SRGB});
-  // 4x MSAA where offered (lavapipe and every desktop GPU do); 1x otherwise
-  if (supportedSampleCounts().contains(4)) setSampleCount(4);
+  setSampleCount(ChooseSampleCount());
+}
+
+
+int VulkanViewport::ChooseSampleCount() {
+  // CONTACT_STUDIO_MSAA=N asks for N samples when the device offers them
+  const QList<int> supported = supportedSampleCounts();
+  bool ok = false;
+  const int asked = qEnvironmentVariableIntValue("CONTACT_STUDIO_MSAA", &ok);
+  if (ok) return supported.contains(asked) ? asked : 1;
+  // 4x where offered (every desktop GPU), except on software rasterizers (lavapipe), where it
+  // costs about as much as the rest of the frame (render_bench) and would drop the view below
+  // interactive rates
+  // (QVulkanWindow uses the first physical device unless told otherwise)
+  const QList<VkPhysicalDeviceProperties> devices = availablePhysicalDevices();
+  const bool software =
+      !devices.isEmpty() && devices.front().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return !software && supported.contains(4) ? 4 : 1;
 }
 
 

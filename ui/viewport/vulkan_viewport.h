@@ -30,8 +30,9 @@ class VulkanViewport : public QVulkanWindow {
   Q_OBJECT
 
  public:
-  /// `instance` must be created and outlive the viewport. Asks for 4× MSAA when the device offers
-  /// it and for an sRGB swapchain (linear shading, correct blending), and keeps GPU resources while
+  /// `instance` must be created and outlive the viewport. Asks for 4× MSAA on GPUs that offer it
+  /// (none on software rasterizers such as lavapipe, for speed; CONTACT_STUDIO_MSAA=N overrides)
+  /// and for an sRGB swapchain (linear shading, correct blending), and keeps GPU resources while
   /// the window is hidden.
   explicit VulkanViewport(QVulkanInstance* instance);
   ~VulkanViewport() override;
@@ -100,6 +101,7 @@ class VulkanViewport : public QVulkanWindow {
   void OnFrameRendered();
   void OnRenderError(const QString& message);
   StatsOverlayInfo MakeStatsInfo(const VisualFrame& frame) const;
+  int ChooseSampleCount();
   void OnRenderOptionsEdited();
   void UpdateCursor();
 
