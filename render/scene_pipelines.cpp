@@ -169,14 +169,14 @@ void ScenePipelines::Create(const DeviceContext& context, VkRenderPass shadow_pa
     shape_two_sided = make(context.render_pass, context.samples, two_sided);
 
     // see-through: blended over what is behind, without hiding what comes later
-    PipelineDesc transparent = shape_desc;
-    transparent.alpha_blend = true;
-    transparent.depth_write = false;
+    const auto see_through = [](PipelineDesc desc) {
+      desc.alpha_blend = true;
+      desc.depth_write = false;
+      return desc;
+    };
+    const PipelineDesc transparent = see_through(shape_desc);
     shape_transparent = make(context.render_pass, context.samples, transparent);
-    PipelineDesc surface_transparent_desc = surface_desc;
-    surface_transparent_desc.alpha_blend = true;
-    surface_transparent_desc.depth_write = false;
-    surface_transparent = make(context.render_pass, context.samples, surface_transparent_desc);
+    surface_transparent = make(context.render_pass, context.samples, see_through(surface_desc));
 
     // ghosts: the hidden parts of markers, faintly, where something is in front of them
     PipelineDesc ghost = transparent;
@@ -185,22 +185,20 @@ void ScenePipelines::Create(const DeviceContext& context, VkRenderPass shadow_pa
 
     // shadow casters: depth only, back faces (the far side from the light) with a slope bias
     // so lit faces never shadow themselves; open meshes from both sides
-    PipelineDesc shadow_desc = shape_desc;
-    shadow_desc.fragment_shader = VK_NULL_HANDLE;
-    shadow_desc.fragment_specialization = nullptr;
-    shadow_desc.cull_mode = VK_CULL_MODE_FRONT_BIT;
-    shadow_desc.depth_bias_constant = kShadowBiasConstant;
-    shadow_desc.depth_bias_slope = kShadowBiasSlope;
-    shadow_shape = make(shadow_pass, VK_SAMPLE_COUNT_1_BIT, shadow_desc);
-    shadow_desc.cull_mode = VK_CULL_MODE_NONE;
-    shadow_shape_two_sided = make(shadow_pass, VK_SAMPLE_COUNT_1_BIT, shadow_desc);
-    PipelineDesc shadow_surface_desc = surface_desc;
-    shadow_surface_desc.fragment_shader = VK_NULL_HANDLE;
-    shadow_surface_desc.fragment_specialization = nullptr;
-    shadow_surface_desc.cull_mode = VK_CULL_MODE_FRONT_BIT;
-    shadow_surface_desc.depth_bias_constant = kShadowBiasConstant;
-    shadow_surface_desc.depth_bias_slope = kShadowBiasSlope;
-    shadow_surface = make(shadow_pass, VK_SAMPLE_COUNT_1_BIT, shadow_surface_desc);
+    const auto depth_only = [](PipelineDesc desc, VkCullModeFlags cull_mode) {
+      desc.fragment_shader = VK_NULL_HANDLE;
+      desc.fragment_specialization = nullptr;
+      desc.cull_mode = cull_mode;
+      desc.depth_bias_constant = kShadowBiasConstant;
+      desc.depth_bias_slope = kShadowBiasSlope;
+      return desc;
+    };
+    shadow_shape =
+        make(shadow_pass, VK_SAMPLE_COUNT_1_BIT, depth_only(shape_desc, VK_CULL_MODE_FRONT_BIT));
+    shadow_shape_two_sided =
+        make(shadow_pass, VK_SAMPLE_COUNT_1_BIT, depth_only(shape_desc, VK_CULL_MODE_NONE));
+    shadow_surface =
+        make(shadow_pass, VK_SAMPLE_COUNT_1_BIT, depth_only(surface_desc, VK_CULL_MODE_FRONT_BIT));
 
     // sky: at the far plane, drawn after the opaque geometry where nothing covered the clear
     // depth (1.0), so covered pixels never run its shader

@@ -79,6 +79,36 @@ bool MayBeHidden(const VisualFrame& frame, std::size_t s, const Vec3& eye) {
 }
 
 
+// `contact-sim render SCENE ARGUMENTS` into a temporary PNG, run without a display as a user
+// would; `skip` is set when the machine has no Vulkan driver
+struct CliRender {
+  CommandResult result;
+  Image image;
+  std::string skip;
+};
+CliRender RenderWithCli(const std::string& scene, const std::string& arguments,
+                        const std::string& name) {
+  CliRender render;
+  const std::string out = ::testing::TempDir() + "/" + name + ".png";
+  std::remove(out.c_str());
+  render.result =
+      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
+                     "/bin/contact-sim render " + scene + " " + arguments + " --out " + out,
+                 out + ".log");
+  if (render.result.exit_code != 0 &&
+      render.result.output.find("no Vulkan driver found") != std::string::npos) {
+    render.skip = render.result.output;
+    return render;
+  }
+  std::string error;
+  if (render.result.exit_code == 0 && !ReadPng(out, &render.image, &error)) {
+    ADD_FAILURE() << out << ": " << error;
+  }
+  std::remove(out.c_str());
+  return render;
+}
+
+
 // index of the largest of three values
 template <typename T>
 int DominantChannel(const T& c) {
@@ -88,21 +118,12 @@ int DominantChannel(const T& c) {
 
 TEST(RenderCli, DefaultSceneShowsEveryShapeWhereTheCameraProjectsIt) {
   const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
-  const std::string out = ::testing::TempDir() + "/render_cli_default.png";
-  std::remove(out.c_str());
-  const CommandResult result =
-      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
-                     "/bin/contact-sim render " + scene_path + " --out " + out + " --width " +
-                     std::to_string(kWidth) + " --height " + std::to_string(kHeight),
-                 out + ".log");
-  if (result.exit_code != 0 && result.output.find("no Vulkan driver found") != std::string::npos) {
-    GTEST_SKIP() << result.output;
-  }
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-
-  Image image;
-  std::string error;
-  ASSERT_TRUE(ReadPng(out, &image, &error)) << out << ": " << error;
+  const CliRender render = RenderWithCli(
+      scene_path, "--width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight),
+      "render_cli_default");
+  if (!render.skip.empty()) GTEST_SKIP() << render.skip;
+  ASSERT_EQ(render.result.exit_code, 0) << render.result.output;
+  const Image& image = render.image;
   ASSERT_EQ(image.width, kWidth);
   ASSERT_EQ(image.height, kHeight);
   EXPECT_GT(PixelStdDev(image), kMinStdDev);
@@ -140,58 +161,41 @@ TEST(RenderCli, DefaultSceneShowsEveryShapeWhereTheCameraProjectsIt) {
   const auto ground_pixel = camera.ProjectToPixel(ground_point, kWidth, kHeight);
   ASSERT_TRUE(ground_pixel.has_value());
   EXPECT_GT(ColorDistance(PixelAt(image, *ground_pixel), sky), kGroundDifferent);
-  std::remove(out.c_str());
 }
 
 
 TEST(RenderCli, StepsSimulateBeforeRendering) {
   // 10 steps of the scene's dt: the render shows the state at t = 10 dt, not the initial one
   const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
-  const std::string out = ::testing::TempDir() + "/render_cli_steps.png";
-  std::remove(out.c_str());
-  const CommandResult result =
-      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
-                     "/bin/contact-sim render " + scene_path + " --steps 10 --out " + out +
-                     " --width 320 --height 200",
-                 out + ".log");
-  if (result.exit_code != 0 && result.output.find("no Vulkan driver found") != std::string::npos) {
-    GTEST_SKIP() << result.output;
-  }
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const CliRender render =
+      RenderWithCli(scene_path, "--steps 10 --width 320 --height 200", "render_cli_steps");
+  if (!render.skip.empty()) GTEST_SKIP() << render.skip;
+  ASSERT_EQ(render.result.exit_code, 0) << render.result.output;
+  const CommandResult& result = render.result;
   Expected<io::Scene> scene = io::LoadScene(scene_path);
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   char time[64];
   std::snprintf(time, sizeof(time), "t = %.6g s", 10 * scene->model->options.solver.dt);
   EXPECT_NE(result.output.find(time), std::string::npos) << result.output;
 
-  Image image;
-  std::string error;
-  ASSERT_TRUE(ReadPng(out, &image, &error)) << out << ": " << error;
-  EXPECT_EQ(image.width, 320);
-  EXPECT_EQ(image.height, 200);
-  EXPECT_GT(PixelStdDev(image), kMinStdDev);
-  std::remove(out.c_str());
+  EXPECT_EQ(render.image.width, 320);
+  EXPECT_EQ(render.image.height, 200);
+  EXPECT_GT(PixelStdDev(render.image), kMinStdDev);
 }
+
 
 TEST(RenderCli, ContactsViewDrawsMarkersAtTheSimulatedContacts) {
   // the CLI steps the scene's own solver 30 times; the same steps here give the same contacts
   constexpr int kSteps = 30;
   const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
-  const std::string out = ::testing::TempDir() + "/render_cli_contacts.png";
-  std::remove(out.c_str());
-  const CommandResult result =
-      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
-                     "/bin/contact-sim render " + scene_path + " --steps " +
-                     std::to_string(kSteps) + " --view contacts --out " + out + " --width " +
-                     std::to_string(kWidth) + " --height " + std::to_string(kHeight),
-                 out + ".log");
-  if (result.exit_code != 0 && result.output.find("no Vulkan driver found") != std::string::npos) {
-    GTEST_SKIP() << result.output;
-  }
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  Image image;
-  std::string error;
-  ASSERT_TRUE(ReadPng(out, &image, &error)) << out << ": " << error;
+  const CliRender render =
+      RenderWithCli(scene_path,
+                    "--steps " + std::to_string(kSteps) + " --view contacts --width " +
+                        std::to_string(kWidth) + " --height " + std::to_string(kHeight),
+                    "render_cli_contacts");
+  if (!render.skip.empty()) GTEST_SKIP() << render.skip;
+  ASSERT_EQ(render.result.exit_code, 0) << render.result.output;
+  const Image& image = render.image;
 
   Expected<io::Scene> scene = io::LoadScene(scene_path);
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
@@ -228,7 +232,29 @@ TEST(RenderCli, ContactsViewDrawsMarkersAtTheSimulatedContacts) {
   }
   EXPECT_GE(loaded, 10) << "the default scene rests on many contacts";
   EXPECT_EQ(marked, loaded);
-  std::remove(out.c_str());
+}
+
+
+TEST(RenderCli, StrainViewDrawsTheSoftBodyAndItsColourBar) {
+  // the soft ball under its lid after a few steps, in the strain view and the shaded one
+  const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/tests/data/render/soft_press.json";
+  const std::string size = " --steps 2 --width 480 --height 270";
+  const CliRender strain = RenderWithCli(scene_path, "--view strain" + size, "render_cli_strain");
+  if (!strain.skip.empty()) GTEST_SKIP() << strain.skip;
+  ASSERT_EQ(strain.result.exit_code, 0) << strain.result.output;
+  EXPECT_NE(strain.result.output.find("strain view"), std::string::npos);
+  EXPECT_NE(strain.result.output.find("1 soft bodies"), std::string::npos);
+  const CliRender shaded = RenderWithCli(scene_path, "--view shaded" + size, "render_cli_shaded");
+  ASSERT_EQ(shaded.result.exit_code, 0) << shaded.result.output;
+  // the colour bar's corner differs between the two pictures; the sky above does not
+  int changed = 0;
+  for (int y = 270 / 2; y < 270; ++y) {
+    for (int x = 480 * 3 / 4; x < 480; ++x) {
+      changed += ColorDistance(PixelAt(strain.image, x, y), PixelAt(shaded.image, x, y)) > 40;
+    }
+  }
+  EXPECT_GT(changed, 500);
+  EXPECT_LT(ColorDistance(PixelAt(strain.image, 240, 2), PixelAt(shaded.image, 240, 2)), 4);
 }
 
 
