@@ -199,11 +199,11 @@ void BM_RenderFetchTomatoLike(benchmark::State& bench) {
 }
 BENCHMARK(BM_RenderFetchTomatoLike)
     ->ArgNames({"msaa", "shadows", "view"})
-    ->Args({4, 1, 0})
-    ->Args({4, 0, 0})
     ->Args({1, 1, 0})
-    ->Args({4, 1, 1})
-    ->Args({4, 1, 2})
+    ->Args({1, 0, 0})
+    ->Args({1, 1, 1})
+    ->Args({1, 1, 2})
+    ->Args({4, 1, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->MinTime(2.0);

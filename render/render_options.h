@@ -22,9 +22,10 @@ enum class StrainField {
   kVonMises,        ///< von Mises stress [Pa], sequential map from pale yellow (0) to purple
 };
 
-/// Speed trade-offs fixed when a renderer is created: kFull filters shadows softly (13 taps);
-/// kFast takes one bilinear tap (hard edges); kAuto is kFast on software rasterizers (lavapipe,
-/// where each tap costs about 1 ms of a 1280×720 frame) and kFull on GPUs.
+/// Speed trade-offs fixed when a renderer is created: kFull filters shadows softly (13 taps) in a
+/// 2048² map; kFast takes one bilinear tap (hard edges) in a 1024² map; kAuto is kFast on
+/// software rasterizers (lavapipe, where each tap costs about 1 ms of a 1280×720 frame and the
+/// 2048² map a quarter of it) and kFull on GPUs.
 enum class RenderQuality { kAuto = 0, kFull, kFast };
 
 struct RenderOptions {

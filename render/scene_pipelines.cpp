@@ -61,6 +61,14 @@ VkDescriptorSetLayout MakeSetLayout(VkDevice device,
 }  // namespace
 
 
+bool UsesFastQuality(const DeviceContext& context) {
+  if (context.quality != RenderQuality::kAuto) return context.quality == RenderQuality::kFast;
+  VkPhysicalDeviceProperties properties{};
+  vkGetPhysicalDeviceProperties(context.physical_device, &properties);
+  return properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+
 void ScenePipelines::Create(const DeviceContext& context, VkRenderPass shadow_pass) {
   VkDevice device = context.device;
   try {
@@ -94,13 +102,8 @@ void ScenePipelines::Create(const DeviceContext& context, VkRenderPass shadow_pa
     VkBool32 encode_srgb;
     std::int32_t shadow_taps;
   };
-  VkPhysicalDeviceProperties properties{};
-  vkGetPhysicalDeviceProperties(context.physical_device, &properties);
-  const bool fast = context.quality == RenderQuality::kFast ||
-                    (context.quality == RenderQuality::kAuto &&
-                     properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
   const Constants constants = {NeedsShaderSrgbEncoding(context.color_format) ? VK_TRUE : VK_FALSE,
-                               fast ? kFastShadowTaps : kShadowTaps};
+                               UsesFastQuality(context) ? kFastShadowTaps : kShadowTaps};
   const std::array<VkSpecializationMapEntry, 2> entries = {{
       {0, offsetof(Constants, encode_srgb), sizeof(VkBool32)},
       {1, offsetof(Constants, shadow_taps), sizeof(std::int32_t)},

@@ -49,6 +49,10 @@ struct SurfaceVertex {
 };
 static_assert(sizeof(SurfaceVertex) == 40);
 
+/// True when `context` asks for the fast trade-offs: RenderQuality::kFast, or kAuto on a software
+/// rasterizer (VK_PHYSICAL_DEVICE_TYPE_CPU).
+bool UsesFastQuality(const DeviceContext& context);
+
 struct ScenePipelines {
   /// Creates layouts and pipelines for `context.render_pass` and the depth-only `shadow_pass`.
   /// Throws DeviceError (after releasing what it made).

@@ -47,8 +47,10 @@ constexpr int kArrowSegments = 16;
 constexpr std::size_t kMinInstanceCapacity = 64;
 constexpr std::size_t kMinSurfaceCapacity = 1024;
 
-// shadow map side [texels]: 2048 keeps a 10 m scene at 5 mm per texel
+// shadow map side [texels]: 2048 keeps a 10 m scene at 5 mm per texel; with the fast trade-offs
+// 1024 (a software rasterizer spends a quarter of a 1280x720 frame filling 2048² depth texels)
 constexpr std::uint32_t kShadowMapSize = 2048;
+constexpr std::uint32_t kFastShadowMapSize = 1024;
 // receivers' normal offset in texels against acne (with the casters' slope bias)
 constexpr float kShadowNormalOffsetTexels = 1.5f;
 // penumbra radius [m] (a soft sun-like edge at object scale), and at least this many texels
@@ -281,6 +283,7 @@ struct SceneRenderer::Impl {
   std::vector<const GpuAssets::Mesh*> gpu_meshes;  // per frame mesh, null until needed
   std::vector<Marker> markers;
   std::vector<CasterBounds> casters;
+  std::vector<InstanceData> planes;
 };
 
 
@@ -310,9 +313,9 @@ void SceneRenderer::Impl::Create(const DeviceContext& host_context) {
   }
   context = host_context;
   slots.resize(context.frames_in_flight);
-  shadow_maps =
-      std::make_unique<ShadowMaps>(context.physical_device, context.device, context.queue,
-                                   context.queue_family, context.frames_in_flight, kShadowMapSize);
+  shadow_maps = std::make_unique<ShadowMaps>(
+      context.physical_device, context.device, context.queue, context.queue_family,
+      context.frames_in_flight, UsesFastQuality(context) ? kFastShadowMapSize : kShadowMapSize);
   pipelines.Create(context, shadow_maps->render_pass());
   assets = std::make_unique<GpuAssets>(context, pipelines.texture_set_layout);
   CreateDescriptors();
@@ -439,7 +442,7 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
   };
 
   // primitive shapes; planes go to the grid
-  std::vector<InstanceData> planes;
+  planes.clear();
   for (const VisualShape& shape : frame.shapes) {
     if (!IsDrawable(shape)) continue;
     const std::array<float, 4> scale = MeshScale(shape.type, shape.size);
