@@ -178,8 +178,10 @@ void FillSoftBody(const Model& model, const State& state, int index, VisualSoftB
     }
   }
   CalcSoftBodyNodeStrain(model, state, index, &out->volumetric_strain, &out->von_mises);
-  const auto& rgb = model.materials.empty() ? std::array<float, 3>{0.7f, 0.7f, 0.7f}
-                                            : model.materials[body.material].color;
+  const bool has_material =
+      body.material >= 0 && body.material < static_cast<int>(model.materials.size());
+  const std::array<float, 3> rgb =
+      has_material ? model.materials[body.material].color : std::array<float, 3>{0.7f, 0.7f, 0.7f};
   out->color = {rgb[0], rgb[1], rgb[2], 1.0f};
 }
 
