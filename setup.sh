@@ -32,7 +32,7 @@ PACKAGES=(
   qt6-base-dev qt6-charts-dev qt6-qpa-plugins libgl-dev
   libvulkan-dev vulkan-tools glslc mesa-vulkan-drivers
   libimgui-dev
-  libeigen3-dev rapidjson-dev libcli11-dev libpng-dev
+  libeigen3-dev rapidjson-dev libcli11-dev libpng-dev libjpeg62-turbo-dev libmeshoptimizer-dev
   libassimp-dev libqhull-dev libtbb-dev liburdfdom-dev libtinyxml2-dev
   libgtest-dev libgmock-dev
   xvfb xauth fonts-dejavu-core libxkbcommon-x11-0

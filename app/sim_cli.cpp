@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "engine/visual/visual_frame.h"
 #include "render/offscreen_renderer.h"
 #include "render/png_io.h"
+#include "render/render_options.h"
 
 namespace {
 
@@ -71,7 +73,7 @@ int RunCheck(const std::vector<std::string>& files) {
 }
 
 
-struct RenderOptions {
+struct RenderCommandOptions {
   std::string scene;
   std::string out;
   int width = 1280;
@@ -84,10 +86,11 @@ struct RenderOptions {
 
 // `render`: the scene (after --steps of its own solver) through the offscreen Vulkan renderer
 // into a PNG (no window or display)
-int RunRender(const RenderOptions& options) {
-  if (options.view != "shaded") {
+int RunRender(const RenderCommandOptions& options) {
+  const std::optional<sim::render::ViewMode> view = sim::render::ParseViewMode(options.view);
+  if (!view) {
     std::cerr << "contact-sim render: --view " << options.view
-              << " is not available yet (only 'shaded')\n";
+              << " is not available yet (shaded, strain and contacts are)\n";
     return kExitUsage;
   }
   sim::Expected<sim::io::Scene> scene = sim::io::LoadAnyScene(options.scene);
@@ -95,23 +98,33 @@ int RunRender(const RenderOptions& options) {
   if (!scene.ok()) return kExitInputError;
   const sim::Model& model = *scene->model;
   sim::State state = scene->initial_state;
+  sim::Contacts contacts;
   if (options.steps > 0) {
-    const int code = sim::cli::SimulateScene(scene.value(), options.steps, &state);
+    const int code = sim::cli::SimulateScene(scene.value(), options.steps, &state, &contacts);
     if (code != kExitOk) return code;
+  } else if (*view == sim::render::ViewMode::kContacts) {
+    std::cerr << options.scene
+              << ": warning: no contact forces before the first step (give --steps N)\n";
   }
+  sim::render::RenderOptions render_options;
+  render_options.view = *view;
   try {
     sim::render::OffscreenRenderer renderer(options.width, options.height, options.samples);
-    const sim::render::Image image = renderer.Render(
-        sim::MakeVisualFrame(model, state), sim::OrbitCamera(model.camera, model.options.up));
+    const sim::render::Image image =
+        renderer.Render(sim::MakeVisualFrame(model, state, contacts),
+                        sim::OrbitCamera(model.camera, model.options.up), render_options);
     std::string error;
     if (!sim::render::WritePng(options.out, image, &error,
                                {{"Software", "contact-sim render"}, {"Scene", options.scene}})) {
       std::cerr << options.out << ": error: " << error << "\n";
       return kExitInputError;
     }
-    std::printf("%s: %dx%d, %zu shapes, t = %.6g s, device %s\n", options.out.c_str(), image.width,
-                image.height, model.shape_geometry.size(), state.time,
-                renderer.device_name().c_str());
+    std::printf(
+        "%s: %dx%d, %s view, %zu shapes, %zu soft bodies, %d contacts, t = %.6g s, "
+        "device %s\n",
+        options.out.c_str(), image.width, image.height, options.view.c_str(),
+        model.shape_geometry.size(), model.soft_bodies.size(), contacts.count(), state.time,
+        renderer.device_name().c_str());
   } catch (const std::exception& e) {
     std::cerr << "contact-sim: error: " << e.what() << "\n";
     return kExitInputError;
@@ -185,19 +198,19 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   bench->add_option("--csv", bench_options.csv, "write results as CSV here");
 
-  RenderOptions render_options;
+  RenderCommandOptions render_command;
   CLI::App* render = app.add_subcommand("render", "render a scene offscreen to a PNG (no display)");
-  render->add_option("scene", render_options.scene, "scene file")->required();
-  render->add_option("--out", render_options.out, "output PNG file")->required();
-  render->add_option("--width", render_options.width, "image width [px]")
+  render->add_option("scene", render_command.scene, "scene file")->required();
+  render->add_option("--out", render_command.out, "output PNG file")->required();
+  render->add_option("--width", render_command.width, "image width [px]")
       ->check(CLI::Range(16, 8192));
-  render->add_option("--height", render_options.height, "image height [px]")
+  render->add_option("--height", render_command.height, "image height [px]")
       ->check(CLI::Range(16, 8192));
-  render->add_option("--samples", render_options.samples, "MSAA samples (1, 2, 4, 8)")
+  render->add_option("--samples", render_command.samples, "MSAA samples (1, 2, 4, 8)")
       ->check(CLI::IsMember({1, 2, 4, 8}));
-  render->add_option("--steps", render_options.steps, "simulate N steps before rendering")
+  render->add_option("--steps", render_command.steps, "simulate N steps before rendering")
       ->check(CLI::Range(0, kMaxCount));
-  render->add_option("--view", render_options.view, "shaded, strain, contacts or structure")
+  render->add_option("--view", render_command.view, "shaded, strain, contacts or structure")
       ->check(CLI::IsMember({"shaded", "strain", "contacts", "structure"}));
 
   std::vector<std::string> check_files;
@@ -223,7 +236,7 @@ int main(int argc, char** argv) {
 
   if (*scenes) return RunScenes(argv[0], scenes_dir);
   if (*check) return RunCheck(check_files);
-  if (*render) return RunRender(render_options);
+  if (*render) return RunRender(render_command);
   if (*run) {
     run_options.dt_given = run_dt->count() > 0;
     return sim::cli::RunSimulation(run_options);

@@ -151,6 +151,64 @@ MeshData MakeCylinderMesh(int segments) {
 }
 
 
+MeshData MakeArrowMesh(int segments) {
+  MeshData mesh;
+  const int columns = segments + 1;
+  // cone side normal: perpendicular to the slant from the head's rim (R, 0) to the tip (0, L)
+  const float slant = std::hypot(kArrowHeadRadius, kArrowHeadLength);
+  const float normal_radial = kArrowHeadLength / slant;
+  const float normal_z = kArrowHeadRadius / slant;
+  // rings: shaft bottom, shaft top (shifted), head rim (shifted), tip (shifted); the head's
+  // base disc and the shaft's bottom disc close it
+  const auto base = static_cast<std::uint32_t>(mesh.vertices.size());
+  for (int ring = 0; ring < 4; ++ring) {
+    for (int j = 0; j < columns; ++j) {
+      const float phi = 2.0f * kPi * static_cast<float>(j) / static_cast<float>(segments);
+      const float c = std::cos(phi);
+      const float s = std::sin(phi);
+      switch (ring) {
+        case 0:
+          mesh.vertices.push_back({{c, s, 0.0f}, {c, s, 0.0f}, 0.0f});
+          break;
+        case 1:
+          mesh.vertices.push_back({{c, s, 0.0f}, {c, s, 0.0f}, 1.0f});
+          break;
+        case 2:
+          mesh.vertices.push_back({{kArrowHeadRadius * c, kArrowHeadRadius * s, 0.0f},
+                                   {normal_radial * c, normal_radial * s, normal_z},
+                                   1.0f});
+          break;
+        default:
+          mesh.vertices.push_back({{0.0f, 0.0f, kArrowHeadLength},
+                                   {normal_radial * c, normal_radial * s, normal_z},
+                                   1.0f});
+          break;
+      }
+    }
+  }
+  // shaft side (rings 0-1) in quads, cone side (rim to tip) in triangles; counter-clockwise
+  // from outside
+  for (int j = 0; j < segments; ++j) {
+    const std::uint32_t a = base + static_cast<std::uint32_t>(j);
+    const std::uint32_t b = a + static_cast<std::uint32_t>(columns);
+    mesh.indices.insert(mesh.indices.end(), {a, a + 1, b + 1, a, b + 1, b});
+    const std::uint32_t rim = a + static_cast<std::uint32_t>(2 * columns);
+    const std::uint32_t tip = rim + static_cast<std::uint32_t>(columns);
+    mesh.indices.insert(mesh.indices.end(), {rim, rim + 1, tip});
+  }
+  // bottom of the shaft and underside of the head, both facing −z
+  AppendDisc(0.0f, false, segments, &mesh);
+  const auto head_base = static_cast<std::uint32_t>(mesh.vertices.size());
+  AppendDisc(0.0f, false, segments, &mesh);
+  for (std::size_t v = head_base; v < mesh.vertices.size(); ++v) {
+    mesh.vertices[v].position[0] *= kArrowHeadRadius;
+    mesh.vertices[v].position[1] *= kArrowHeadRadius;
+    mesh.vertices[v].cap_sign = 1.0f;
+  }
+  return mesh;
+}
+
+
 std::array<float, 4> MeshScale(ShapeType type, const std::array<float, 3>& size) {
   switch (type) {
     case ShapeType::kBox:

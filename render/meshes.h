@@ -11,12 +11,15 @@
 
 namespace sim::render {
 
-/// One vertex of a unit mesh, laid out as the shape vertex shader reads it (28 bytes).
+/// One vertex of a unit mesh or of an uploaded VisualMesh, laid out as the shape vertex shader
+/// reads it (36 bytes).
 struct MeshVertex {
   std::array<float, 3> position;  ///< unit-mesh position (see the Make*Mesh functions)
   std::array<float, 3> normal;    ///< unit outward normal
-  /// Capsules: -1 on the lower, +1 on the upper hemisphere (shifted by ∓/± half length); else 0.
+  /// Capsules: -1 on the lower, +1 on the upper hemisphere (shifted by ∓/± half length); arrows:
+  /// 1 on the shaft's top and the head (shifted by the shaft length); else 0.
   float cap_sign;
+  std::array<float, 2> uv = {0.0f, 0.0f};  ///< texture coordinates (VisualMesh convention)
 };
 
 /// Indexed triangle list; triangles wind counter-clockwise seen from outside.
@@ -35,6 +38,15 @@ MeshData MakeSphereMesh(int segments, int rings);
 MeshData MakeCapsuleMesh(int segments, int rings_per_cap);
 /// Cylinder of radius 1 along z from -1 to 1, smooth sides and flat caps.
 MeshData MakeCylinderMesh(int segments);
+
+/// Arrow head length and radius, in shaft radii.
+inline constexpr float kArrowHeadLength = 5.0f;
+inline constexpr float kArrowHeadRadius = 2.2f;
+
+/// Arrow along +z from the origin: a shaft of radius 1 whose top ring has cap_sign 1 and a cone
+/// head (radius kArrowHeadRadius, length kArrowHeadLength, cap_sign 1) on it. With scale
+/// (r, r, r, s) it is s + kArrowHeadLength·r long with a shaft of radius r.
+MeshData MakeArrowMesh(int segments);
 
 /// Per-instance scale of a unit mesh: local = scale.xyz · p + cap_sign · scale.w · e_z.
 /// Box: (hx, hy, hz, 0); sphere: (r, r, r, 0); capsule: (r, r, r, h); cylinder: (r, r, h, 0).

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
+#include "render/hud.h"
+#include "render/overlay_renderer.h"
 #include "render/scene_renderer.h"
 #include "render/vk/vk_check.h"
 #include "render/vk/vk_pipeline.h"
@@ -184,6 +188,9 @@ struct OffscreenRenderer::Impl {
   void CreateTargets(int requested_samples, bool shader_srgb_encoding);
   void CreateRenderPass();
   void CreateCommandObjects();
+  // the ImGui draw data of the view's legend (creating the overlay on first use), or null
+  ImDrawData* BuildLegend(const VisualFrame& frame, const OrbitCamera& camera,
+                          const RenderOptions& options);
 
   VkExtent2D extent{0, 0};
   VkInstance instance = VK_NULL_HANDLE;
@@ -208,12 +215,17 @@ struct OffscreenRenderer::Impl {
   bool frame_pending = false;  // submitted, fence not seen signalled
   Buffer readback;
   std::unique_ptr<SceneRenderer> scene;
+  DeviceContext context;
+  ImGuiContext* imgui = nullptr;  // own context for the legends, made on first use
+  std::unique_ptr<OverlayRenderer> overlay;
 };
 
 
 OffscreenRenderer::Impl::~Impl() {
   if (device != VK_NULL_HANDLE) {
     vkDeviceWaitIdle(device);
+    overlay.reset();
+    if (imgui != nullptr) ImGui::DestroyContext(imgui);
     scene.reset();
     readback.Reset();
     color.Reset();
@@ -521,7 +533,8 @@ void OffscreenRenderer::Impl::CreateCommandObjects() {
 }
 
 
-OffscreenRenderer::OffscreenRenderer(int width, int height, int samples, bool shader_srgb_encoding)
+OffscreenRenderer::OffscreenRenderer(int width, int height, int samples, bool shader_srgb_encoding,
+                                     RenderQuality quality)
     : impl_(std::make_unique<Impl>()) {
   if (width <= 0 || height <= 0) {
     throw std::invalid_argument("OffscreenRenderer: image size " + std::to_string(width) + "x" +
@@ -546,14 +559,47 @@ OffscreenRenderer::OffscreenRenderer(int width, int height, int samples, bool sh
   context.samples = impl_->samples;
   context.color_format = impl_->color_format;
   context.frames_in_flight = 1;
+  context.quality = quality;
+  impl_->context = context;
   impl_->scene = std::make_unique<SceneRenderer>(context);
+}
+
+
+ImDrawData* OffscreenRenderer::Impl::BuildLegend(const VisualFrame& frame,
+                                                 const OrbitCamera& camera,
+                                                 const RenderOptions& options) {
+  if (!options.show_legend || options.view == ViewMode::kShaded) return nullptr;
+  ImGuiContext* previous = ImGui::GetCurrentContext();
+  bool fresh = false;
+  if (imgui == nullptr) {
+    imgui = ImGui::CreateContext();
+    ImGui::SetCurrentContext(imgui);
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini next to the caller
+    overlay = std::make_unique<OverlayRenderer>(context, imgui);
+    fresh = true;
+  }
+  ImGui::SetCurrentContext(imgui);
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(static_cast<float>(extent.width), static_cast<float>(extent.height));
+  io.DeltaTime = 1.0f / 60.0f;
+  // auto-sized windows learn their size in their first frame, hidden: run that one first
+  for (int pass = fresh ? 0 : 1; pass < 2; ++pass) {
+    overlay->NewFrame();
+    ImGui::NewFrame();
+    DrawLegends(frame, options, camera);
+    ImGui::Render();
+  }
+  ImDrawData* data = ImGui::GetDrawData();
+  ImGui::SetCurrentContext(previous);
+  return data;
 }
 
 
 OffscreenRenderer::~OffscreenRenderer() = default;
 
 
-Image OffscreenRenderer::Render(const VisualFrame& frame, const OrbitCamera& camera) {
+Image OffscreenRenderer::Render(const VisualFrame& frame, const OrbitCamera& camera,
+                                const RenderOptions& options) {
   Impl& r = *impl_;
   // a frame that never finished may still own the command buffer: refuse rather than race it
   if (r.frame_pending) {
@@ -561,7 +607,8 @@ Image OffscreenRenderer::Render(const VisualFrame& frame, const OrbitCamera& cam
                       " is unusable: an earlier frame did not finish");
   }
   // the previous Render waited for its fence, so slot 0 is free
-  r.scene->Prepare(0, frame, camera, r.extent);
+  r.scene->Prepare(0, frame, camera, r.extent, options);
+  ImDrawData* legend = r.BuildLegend(frame, camera, options);
 
   SIM_VK_CHECK(vkResetCommandPool(r.device, r.command_pool, 0));
   VkCommandBufferBeginInfo begin_info{};
@@ -583,6 +630,7 @@ Image OffscreenRenderer::Render(const VisualFrame& frame, const OrbitCamera& cam
   pass_info.pClearValues = clears.data();
   vkCmdBeginRenderPass(r.cmd, &pass_info, VK_SUBPASS_CONTENTS_INLINE);
   r.scene->Record(r.cmd, 0);
+  if (legend != nullptr) r.overlay->Record(legend, r.cmd);
   vkCmdEndRenderPass(r.cmd);
 
   // copy the resolved image (now TRANSFER_SRC_OPTIMAL) into the read-back buffer

@@ -9,6 +9,7 @@
 
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
+#include "render/render_options.h"
 
 namespace sim::render {
 
@@ -24,16 +25,21 @@ class OffscreenRenderer {
   /// Creates the device and targets. `samples`: MSAA count (1, 2, 4, 8; clamped to what the device
   /// supports). `shader_srgb_encoding`: render into a UNORM target so that the shaders encode sRGB
   /// themselves, as they do on QVulkanWindow's default swapchain (tests compare both paths);
-  /// otherwise an sRGB target is preferred and the hardware encodes. Throws DeviceError with a
-  /// message naming what is missing (loader, ICD, device); std::invalid_argument for a size < 1.
-  OffscreenRenderer(int width, int height, int samples = 4, bool shader_srgb_encoding = false);
+  /// otherwise an sRGB target is preferred and the hardware encodes. `quality`: kFull for pictures;
+  /// kAuto renders as the studio does (benchmarks). Throws DeviceError with a message naming what
+  /// is missing (loader, ICD, device); std::invalid_argument for a size < 1.
+  OffscreenRenderer(int width, int height, int samples = 4, bool shader_srgb_encoding = false,
+                    RenderQuality quality = RenderQuality::kFull);
   ~OffscreenRenderer();
   OffscreenRenderer(const OffscreenRenderer&) = delete;
   OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
 
-  /// Draws `frame` seen by `camera` (aspect = width/height) over the sky and reads it back.
-  /// Blocks until the GPU is done. Throws DeviceError on device failure (e.g. device lost).
-  Image Render(const VisualFrame& frame, const OrbitCamera& camera);
+  /// Draws `frame` seen by `camera` (aspect = width/height) over the sky as `options` asks, with
+  /// the view's legend (strain colour bar, contact legend) drawn by Dear ImGui when
+  /// options.show_legend, and reads it back. Blocks until the GPU is done. Throws DeviceError on
+  /// device failure (e.g. device lost).
+  Image Render(const VisualFrame& frame, const OrbitCamera& camera,
+               const RenderOptions& options = RenderOptions());
   /// Physical device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
   std::string device_name() const;
 

@@ -1,11 +1,13 @@
-// SceneRenderer: draws a VisualFrame into a host's render pass. Four pipelines share one layout
-// (per-frame push constants + one descriptor set with the key light's shadow map):
-//   shadow depth-only pass of the closed shapes from the key light (before the host's pass);
-//   sky    full-screen triangle, horizon-to-zenith gradient, no depth;
-//   shape  instanced unit meshes (box, sphere, capsule, cylinder) scaled per instance, culled;
-//   grid   planes as lit quads with a procedural anti-aliased grid, not culled.
-// Per-instance data (3x4 transform, scale, colour) live in one host-visible buffer per frame slot,
-// sorted by mesh so that each mesh is one instanced draw.
+// SceneRenderer: draws a VisualFrame into a host's render pass (pipelines: scene_pipelines.h).
+//   shadow   depth of the shapes, meshes and soft bodies from the key light (before the pass);
+//   sky      full-screen gradient;
+//   opaque   instanced unit meshes (box, sphere, capsule, cylinder), uploaded VisualMeshes per
+//            part (colour + texture), soft-body surfaces rewritten every frame, ground planes;
+//   markers  arrows and spheres (contacts, joint frames, centres of mass, drag spring);
+//   see-through  the bodies in the contacts view and collision geometry over visuals, blended;
+//   ghosts   the hidden parts of markers, faint, over whatever hides them.
+// Per-instance data live in one host-visible buffer per frame slot, sorted into batches so that
+// each (pass, mesh, part) is one instanced draw; soft-body vertices and indices in two more.
 #include "render/scene_renderer.h"
 
 #include <algorithm>
@@ -18,56 +20,38 @@
 #include <Eigen/Geometry>
 #include <Eigen/LU>
 
+#include "render/gpu_assets.h"
 #include "render/meshes.h"
+#include "render/scene_markers.h"
+#include "render/scene_pipelines.h"
 #include "render/shadow_map.h"
+#include "render/strain_colors.h"
 #include "render/vk/color_format.h"
-#include "render/vk/vk_pipeline.h"
 #include "render/vk/vk_resources.h"
 
 namespace sim::render {
 
 namespace {
 
-// SPIR-V compiled from resources/shaders at build time (cmake/Shaders.cmake)
-const std::uint32_t kShapeVertSpv[] =
-#include "shape.vert.spv.inc"
-    ;
-const std::uint32_t kShapeFragSpv[] =
-#include "shape.frag.spv.inc"
-    ;
-const std::uint32_t kGridVertSpv[] =
-#include "grid.vert.spv.inc"
-    ;
-const std::uint32_t kGridFragSpv[] =
-#include "grid.frag.spv.inc"
-    ;
-const std::uint32_t kSkyVertSpv[] =
-#include "sky.vert.spv.inc"
-    ;
-const std::uint32_t kSkyFragSpv[] =
-#include "sky.frag.spv.inc"
-    ;
-const std::uint32_t kShadowVertSpv[] =
-#include "shadow.vert.spv.inc"
-    ;
-
 // sky colour at the horizon, linear; equal to kSkyHorizon in resources/shaders/common.glsl
 constexpr std::array<float, 4> kSkyHorizon = {0.515f, 0.577f, 0.658f, 1.0f};
 
-// tessellation of the curved meshes: 48 segments keep silhouettes smooth at full-screen size
+// tessellation of the curved meshes: 48 segments keep silhouettes smooth at full-screen size;
+// arrows are thin, 16 segments suffice
 constexpr int kSegments = 48;
 constexpr int kSphereRings = 24;
 constexpr int kCapsuleRingsPerCap = 12;
+constexpr int kArrowSegments = 16;
 
-// smallest instance buffer, in instances, so that small scenes never reallocate
+// smallest per-slot buffers, so that small scenes never reallocate
 constexpr std::size_t kMinInstanceCapacity = 64;
+constexpr std::size_t kMinSurfaceCapacity = 1024;
 
-// shadow map side [texels]: 2048 keeps a 10 m scene at 5 mm per texel
+// shadow map side [texels]: 2048 keeps a 10 m scene at 5 mm per texel; with the fast trade-offs
+// 1024 (a software rasterizer spends a quarter of a 1280x720 frame filling 2048² depth texels)
 constexpr std::uint32_t kShadowMapSize = 2048;
-// slope-scaled depth bias of the shadow pass, and the receivers' normal offset in texels: both
-// against self-shadowing acne (the values of common practice, checked on the default scene)
-constexpr float kShadowBiasConstant = 1.25f;
-constexpr float kShadowBiasSlope = 1.75f;
+constexpr std::uint32_t kFastShadowMapSize = 1024;
+// receivers' normal offset in texels against acne (with the casters' slope bias)
 constexpr float kShadowNormalOffsetTexels = 1.5f;
 // penumbra radius [m] (a soft sun-like edge at object scale), and at least this many texels
 constexpr float kShadowPenumbra = 0.02f;
@@ -77,32 +61,31 @@ constexpr float kShadowMinPenumbraTexels = 1.5f;
 constexpr float kHazeStartPerDistance = 5.0f;
 constexpr float kMinHazeStart = 25.0f;  // [m]
 
-// push constants; layout of FrameConstants in resources/shaders/common.glsl
-struct FrameConstants {
-  float matrix[16];
-  float eye[4];
-  float up[4];
-  float light_dir[4];
-};
-static_assert(sizeof(FrameConstants) == 112, "must match common.glsl and stay within 128 bytes");
+// contacts view: bodies this opaque, so arrows inside them show; collision geometry over visuals
+constexpr float kSeeThroughOpacity = 0.35f;
+constexpr std::array<float, 4> kCollisionColor = {1.0f, 0.3f, 0.0f, 0.55f};
+// hidden parts of markers are drawn this opaque
+constexpr float kGhostOpacity = 0.3f;
+// uploaded meshes unused for this many frames (beyond those in flight) are released
+constexpr std::uint64_t kMeshKeepFrames = 240;
 
-// uniform block ShadowData of resources/shaders/common.glsl (std140)
-struct ShadowData {
-  float light_matrix[16];
-  float params[4];  // enabled, normal offset [m], penumbra radius in map coordinates, unused
+// unit meshes in the shared vertex/index buffers
+enum MeshKind {
+  kBoxMesh = 0,
+  kSphereMesh,
+  kCapsuleMesh,
+  kCylinderMesh,
+  kArrowMesh,
+  kMeshKindCount
 };
-static_assert(sizeof(ShadowData) == 80);
 
-// one shape instance; layout of vertex attributes 3..7 of shape.vert and grid.vert
-struct InstanceData {
-  float rows[12];  // row-major 3x4 shape-to-world transform
-  float scale[4];  // MeshScale()
-  float color[4];  // linear RGBA
-};
-static_assert(sizeof(InstanceData) == 80);
-
-// meshes in the shared vertex/index buffers, in the order instances are sorted
-enum MeshKind { kBoxMesh = 0, kSphereMesh, kCapsuleMesh, kCylinderMesh, kMeshKindCount };
+// what an instance is drawn in: opaque; see-through (the contacts view's bodies); markers (opaque,
+// then their hidden parts as ghosts); collision geometry over visuals (see-through, no shadow)
+constexpr int kOpaquePass = 0;
+constexpr int kSeeThroughPass = 1;
+constexpr int kMarkerPass = 2;
+constexpr int kCollisionPass = 3;
+constexpr int kPassCount = 4;
 
 // where one mesh lives in the shared buffers
 struct MeshRange {
@@ -111,10 +94,33 @@ struct MeshRange {
   std::int32_t vertex_offset = 0;
 };
 
-// a contiguous run of instances in a slot's instance buffer
-struct InstanceRange {
-  std::uint32_t first = 0;
-  std::uint32_t count = 0;
+// level-of-detail choice: an uploaded mesh draws the finest level with at most this many
+// triangles per pixel of its bounding sphere's projected disc (about 4 pixels per visible
+// triangle, its back half culled); the shadow pass one level coarser
+constexpr float kTrianglesPerPixel = 0.5f;
+
+// one instanced indexed draw
+struct Batch {
+  VkBuffer vertices = VK_NULL_HANDLE;
+  VkBuffer indices = VK_NULL_HANDLE;
+  std::uint32_t first_index = 0;
+  std::uint32_t index_count = 0;
+  std::uint32_t shadow_first_index = 0;  // the shadow pass's (coarser) level of the same part
+  std::uint32_t shadow_index_count = 0;
+  std::int32_t vertex_offset = 0;
+  std::uint32_t first_instance = 0;
+  std::uint32_t instance_count = 0;
+  VkDescriptorSet texture = VK_NULL_HANDLE;
+  std::array<float, 4> draw = {1, 1, 1, 1};  // FrameConstants::draw
+  bool two_sided = false;                    // an uploaded mesh
+};
+
+// one soft body's range in the slot's surface buffers
+struct SurfaceDraw {
+  std::uint32_t first_index = 0;
+  std::uint32_t index_count = 0;
+  std::int32_t vertex_offset = 0;
+  bool see_through = false;
 };
 
 // mesh that draws `type`, or kMeshKindCount for planes and unknown types
@@ -134,21 +140,26 @@ int MeshKindOf(ShapeType type) {
 }
 
 
-// a shape is drawn only when its transform, size and colour are finite
-bool IsDrawable(const VisualShape& shape) {
-  const auto finite = [](const auto& values) {
-    return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
-  };
-  return finite(shape.X_WS) && finite(shape.size) && finite(shape.color);
+template <typename Array>
+bool AllFinite(const Array& values) {
+  return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
 }
 
 
-InstanceData MakeInstance(const VisualShape& shape) {
+// a shape is drawn only when its transform, size and colour are finite
+bool IsDrawable(const VisualShape& shape) {
+  return AllFinite(shape.X_WS) && AllFinite(shape.size) && AllFinite(shape.color);
+}
+
+
+InstanceData MakeInstance(const std::array<float, 12>& X_WS, const std::array<float, 4>& scale,
+                          const std::array<float, 4>& color,
+                          const std::array<float, 4>& params = {0, 0, 0, 0}) {
   InstanceData instance;
-  std::copy(shape.X_WS.begin(), shape.X_WS.end(), instance.rows);
-  const std::array<float, 4> scale = MeshScale(shape.type, shape.size);
+  std::copy(X_WS.begin(), X_WS.end(), instance.rows);
   std::copy(scale.begin(), scale.end(), instance.scale);
-  std::copy(shape.color.begin(), shape.color.end(), instance.color);
+  std::copy(color.begin(), color.end(), instance.color);
+  std::copy(params.begin(), params.end(), instance.params);
   return instance;
 }
 
@@ -191,6 +202,17 @@ float BoundingRadius(const VisualShape& shape) {
   }
 }
 
+
+Eigen::Vector3f Translation(const std::array<float, 12>& X) { return {X[3], X[7], X[11]}; }
+
+
+// the albedo the shader's desaturation would give, for soft bodies (coloured on the CPU)
+std::array<float, 3> Desaturate(const std::array<float, 4>& color) {
+  const float luminance = 0.2126f * color[0] + 0.7152f * color[1] + 0.0722f * color[2];
+  const float grey = 0.15f + 0.7f * luminance;
+  return {grey, grey, grey};
+}
+
 }  // namespace
 
 
@@ -212,9 +234,15 @@ struct SceneRenderer::Impl {
   // what one frame slot draws; written by Prepare, read by Record
   struct Slot {
     Buffer instances;                   // host-visible, InstanceData[]
-    std::vector<InstanceData> scratch;  // CPU-side sort buffer, kept to avoid reallocation
-    std::array<InstanceRange, kMeshKindCount> mesh_instances;
-    InstanceRange plane_instances;
+    Buffer surface_vertices;            // host-visible, SurfaceVertex[]
+    Buffer surface_indices;             // host-visible, std::uint32_t[]
+    std::vector<InstanceData> scratch;  // CPU-side copies, kept to avoid reallocation
+    std::vector<SurfaceVertex> surface_scratch;
+    std::vector<std::uint32_t> index_scratch;
+    std::array<std::vector<Batch>, kPassCount> batches;  // by pass
+    std::vector<SurfaceDraw> surfaces;
+    std::uint32_t first_plane = 0;
+    std::uint32_t plane_count = 0;
     FrameConstants scene_constants{};
     FrameConstants sky_constants{};
     FrameConstants shadow_constants{};  // matrix: the key light's view-projection
@@ -224,28 +252,38 @@ struct SceneRenderer::Impl {
     VkExtent2D extent{0, 0};
     bool prepared = false;
   };
-
   ~Impl();
   void Create(const DeviceContext& context);
   void CreateDescriptors();
-  void CreatePipelines();
   void CreateMeshes();
-  void EnsureInstanceCapacity(Slot* slot, std::size_t instance_count);
-  void DrawMeshes(VkCommandBuffer cmd, const Slot& slot) const;
+  const GpuAssets::Mesh& GpuMesh(const VisualFrame& frame, int mesh);
+  void CollectInstances(const VisualFrame& frame, const RenderOptions& options,
+                        const OrbitCamera& camera, VkExtent2D extent, Slot* slot);
+  void CollectSurfaces(const VisualFrame& frame, const RenderOptions& options, Slot* slot);
+  void Upload(Slot* slot);
+  void DrawBatches(VkCommandBuffer cmd, const Slot& slot, const std::vector<Batch>& batches,
+                   int two_sided, float opacity, bool shadow = false) const;
+  void DrawSurfaces(VkCommandBuffer cmd, const Slot& slot, int see_through) const;
 
   DeviceContext context;
   std::unique_ptr<ShadowMaps> shadow_maps;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  ScenePipelines pipelines;
+  std::unique_ptr<GpuAssets> assets;
   VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  VkPipeline shadow_pipeline = VK_NULL_HANDLE;
-  VkPipeline sky_pipeline = VK_NULL_HANDLE;
-  VkPipeline shape_pipeline = VK_NULL_HANDLE;
-  VkPipeline grid_pipeline = VK_NULL_HANDLE;
   Buffer vertices;
   Buffer indices;
   std::array<MeshRange, kMeshKindCount> meshes{};
   std::vector<Slot> slots;
+  std::uint64_t frame_number = 0;
+
+  // Prepare's working sets, kept to avoid reallocation
+  std::array<std::vector<InstanceData>, kPassCount * kMeshKindCount> unit_buckets;
+  // [(mesh · kPassCount + pass) · kLodCount + level]
+  std::vector<std::vector<InstanceData>> mesh_buckets;
+  std::vector<const GpuAssets::Mesh*> gpu_meshes;  // per frame mesh, null until needed
+  std::vector<Marker> markers;
+  std::vector<CasterBounds> casters;
+  std::vector<InstanceData> planes;
 };
 
 
@@ -253,16 +291,11 @@ SceneRenderer::Impl::~Impl() {
   if (context.device == VK_NULL_HANDLE) return;
   // the host may still have frames in flight that use our pipelines and buffers
   vkDeviceWaitIdle(context.device);
-  for (VkPipeline pipeline : {shadow_pipeline, sky_pipeline, shape_pipeline, grid_pipeline}) {
-    if (pipeline != VK_NULL_HANDLE) vkDestroyPipeline(context.device, pipeline, nullptr);
-  }
-  if (layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(context.device, layout, nullptr);
+  assets.reset();
+  pipelines.Destroy(context.device);
   // the pool frees its sets
   if (descriptor_pool != VK_NULL_HANDLE) {
     vkDestroyDescriptorPool(context.device, descriptor_pool, nullptr);
-  }
-  if (set_layout != VK_NULL_HANDLE) {
-    vkDestroyDescriptorSetLayout(context.device, set_layout, nullptr);
   }
   // buffers and shadow maps release themselves after this body, with the device idle
 }
@@ -280,33 +313,18 @@ void SceneRenderer::Impl::Create(const DeviceContext& host_context) {
   }
   context = host_context;
   slots.resize(context.frames_in_flight);
-  shadow_maps =
-      std::make_unique<ShadowMaps>(context.physical_device, context.device, context.queue,
-                                   context.queue_family, context.frames_in_flight, kShadowMapSize);
+  shadow_maps = std::make_unique<ShadowMaps>(
+      context.physical_device, context.device, context.queue, context.queue_family,
+      context.frames_in_flight, UsesFastQuality(context) ? kFastShadowMapSize : kShadowMapSize);
+  pipelines.Create(context, shadow_maps->render_pass());
+  assets = std::make_unique<GpuAssets>(context, pipelines.texture_set_layout);
   CreateDescriptors();
-  CreatePipelines();
   CreateMeshes();
 }
 
 
 void SceneRenderer::Impl::CreateDescriptors() {
-  // set 0: the shadow data block and the shadow map, read by the fragment shaders
-  std::array<VkDescriptorSetLayoutBinding, 2> bindings{};
-  bindings[0].binding = 0;
-  bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-  bindings[0].descriptorCount = 1;
-  bindings[0].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
-  bindings[1].binding = 1;
-  bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  bindings[1].descriptorCount = 1;
-  bindings[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
-  VkDescriptorSetLayoutCreateInfo layout_info{};
-  layout_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  layout_info.bindingCount = static_cast<std::uint32_t>(bindings.size());
-  layout_info.pBindings = bindings.data();
-  SIM_VK_CHECK(vkCreateDescriptorSetLayout(context.device, &layout_info, nullptr, &set_layout));
-
-  // one set per slot
+  // one set 0 per slot: its shadow data block and shadow map
   const std::uint32_t slot_count = context.frames_in_flight;
   const std::array<VkDescriptorPoolSize, 2> pool_sizes = {{
       {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, slot_count},
@@ -332,7 +350,7 @@ void SceneRenderer::Impl::CreateDescriptors() {
     allocate_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
     allocate_info.descriptorPool = descriptor_pool;
     allocate_info.descriptorSetCount = 1;
-    allocate_info.pSetLayouts = &set_layout;
+    allocate_info.pSetLayouts = &pipelines.shadow_set_layout;
     SIM_VK_CHECK(vkAllocateDescriptorSets(context.device, &allocate_info, &slot.descriptor_set));
 
     const VkDescriptorBufferInfo buffer_info{slot.shadow_data.handle(), 0, sizeof(ShadowData)};
@@ -356,117 +374,12 @@ void SceneRenderer::Impl::CreateDescriptors() {
 }
 
 
-void SceneRenderer::Impl::CreatePipelines() {
-  // one layout for all pipelines: the frame constants, visible to both stages
-  VkPushConstantRange push_range{};
-  push_range.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-  push_range.size = sizeof(FrameConstants);
-  VkPipelineLayoutCreateInfo layout_info{};
-  layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &set_layout;
-  layout_info.pushConstantRangeCount = 1;
-  layout_info.pPushConstantRanges = &push_range;
-  SIM_VK_CHECK(vkCreatePipelineLayout(context.device, &layout_info, nullptr, &layout));
-
-  // specialization constant 0 of every fragment shader: encode sRGB in the shader
-  const VkBool32 encode_srgb = NeedsShaderSrgbEncoding(context.color_format) ? VK_TRUE : VK_FALSE;
-  const VkSpecializationMapEntry encode_entry{0, 0, sizeof(VkBool32)};
-  VkSpecializationInfo specialization{};
-  specialization.mapEntryCount = 1;
-  specialization.pMapEntries = &encode_entry;
-  specialization.dataSize = sizeof(VkBool32);
-  specialization.pData = &encode_srgb;
-
-  // shader modules live only while the pipelines are built
-  std::vector<VkShaderModule> modules;
-  const auto module = [&](const std::uint32_t* code, std::size_t size) {
-    modules.push_back(MakeShaderModule(context.device, code, size));
-    return modules.back();
-  };
-  const auto release_modules = [&] {
-    for (VkShaderModule m : modules) vkDestroyShaderModule(context.device, m, nullptr);
-  };
-
-  try {
-    // per-instance attributes 3..7 shared by the shape and grid pipelines
-    const VkVertexInputBindingDescription instance_binding{1, sizeof(InstanceData),
-                                                           VK_VERTEX_INPUT_RATE_INSTANCE};
-    const std::vector<VkVertexInputAttributeDescription> instance_attributes = {
-        {3, 1, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(InstanceData, rows)},
-        {4, 1, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(InstanceData, rows) + 16},
-        {5, 1, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(InstanceData, rows) + 32},
-        {6, 1, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(InstanceData, scale)},
-        {7, 1, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(InstanceData, color)},
-    };
-
-    // shadow casters: depth only, back faces (the far side from the light) with a slope bias,
-    // so lit faces never shadow themselves
-    PipelineDesc shadow;
-    shadow.vertex_shader = module(kShadowVertSpv, sizeof(kShadowVertSpv));
-    shadow.bindings = {{0, sizeof(MeshVertex), VK_VERTEX_INPUT_RATE_VERTEX}, instance_binding};
-    shadow.attributes = {
-        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(MeshVertex, position)},
-        {2, 0, VK_FORMAT_R32_SFLOAT, offsetof(MeshVertex, cap_sign)},
-    };
-    shadow.attributes.insert(shadow.attributes.end(), instance_attributes.begin(),
-                             instance_attributes.end() - 1);
-    shadow.cull_mode = VK_CULL_MODE_FRONT_BIT;
-    shadow.depth_bias_constant = kShadowBiasConstant;
-    shadow.depth_bias_slope = kShadowBiasSlope;
-    shadow_pipeline = MakeGraphicsPipeline(context.device, shadow_maps->render_pass(),
-                                           VK_SAMPLE_COUNT_1_BIT, layout, shadow);
-
-    // sky: behind everything, so no depth test or write
-    PipelineDesc sky;
-    sky.vertex_shader = module(kSkyVertSpv, sizeof(kSkyVertSpv));
-    sky.fragment_shader = module(kSkyFragSpv, sizeof(kSkyFragSpv));
-    sky.fragment_specialization = &specialization;
-    sky.cull_mode = VK_CULL_MODE_NONE;
-    sky.depth_test = false;
-    sky.depth_write = false;
-    sky_pipeline =
-        MakeGraphicsPipeline(context.device, context.render_pass, context.samples, layout, sky);
-
-    // shapes: closed meshes, back faces culled
-    PipelineDesc shape;
-    shape.vertex_shader = module(kShapeVertSpv, sizeof(kShapeVertSpv));
-    shape.fragment_shader = module(kShapeFragSpv, sizeof(kShapeFragSpv));
-    shape.fragment_specialization = &specialization;
-    shape.bindings = {{0, sizeof(MeshVertex), VK_VERTEX_INPUT_RATE_VERTEX}, instance_binding};
-    shape.attributes = {
-        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(MeshVertex, position)},
-        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(MeshVertex, normal)},
-        {2, 0, VK_FORMAT_R32_SFLOAT, offsetof(MeshVertex, cap_sign)},
-    };
-    shape.attributes.insert(shape.attributes.end(), instance_attributes.begin(),
-                            instance_attributes.end());
-    shape_pipeline =
-        MakeGraphicsPipeline(context.device, context.render_pass, context.samples, layout, shape);
-
-    // planes: one-sided geometry seen from both sides, so no culling
-    PipelineDesc grid;
-    grid.vertex_shader = module(kGridVertSpv, sizeof(kGridVertSpv));
-    grid.fragment_shader = module(kGridFragSpv, sizeof(kGridFragSpv));
-    grid.fragment_specialization = &specialization;
-    grid.bindings = {instance_binding};
-    grid.attributes = instance_attributes;
-    grid.cull_mode = VK_CULL_MODE_NONE;
-    grid_pipeline =
-        MakeGraphicsPipeline(context.device, context.render_pass, context.samples, layout, grid);
-  } catch (...) {
-    release_modules();
-    throw;
-  }
-  release_modules();
-}
-
-
 void SceneRenderer::Impl::CreateMeshes() {
   // all unit meshes in one vertex and one index buffer, in MeshKind order
   const std::array<MeshData, kMeshKindCount> mesh_data = {
       MakeBoxMesh(), MakeSphereMesh(kSegments, kSphereRings),
-      MakeCapsuleMesh(kSegments, kCapsuleRingsPerCap), MakeCylinderMesh(kSegments)};
+      MakeCapsuleMesh(kSegments, kCapsuleRingsPerCap), MakeCylinderMesh(kSegments),
+      MakeArrowMesh(kArrowSegments)};
   std::vector<MeshVertex> all_vertices;
   std::vector<std::uint32_t> all_indices;
   for (int kind = 0; kind < kMeshKindCount; ++kind) {
@@ -489,16 +402,229 @@ void SceneRenderer::Impl::CreateMeshes() {
 }
 
 
-void SceneRenderer::Impl::EnsureInstanceCapacity(Slot* slot, std::size_t instance_count) {
-  const VkDeviceSize needed = instance_count * sizeof(InstanceData);
-  if (slot->instances.handle() != VK_NULL_HANDLE && slot->instances.size() >= needed) return;
-  // grow geometrically; the slot's previous frame has completed (Prepare's precondition)
-  const std::size_t old_capacity = slot->instances.size() / sizeof(InstanceData);
-  const std::size_t capacity = std::max({instance_count, 2 * old_capacity, kMinInstanceCapacity});
-  slot->instances =
-      Buffer(context.physical_device, context.device, capacity * sizeof(InstanceData),
-             VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+const GpuAssets::Mesh& SceneRenderer::Impl::GpuMesh(const VisualFrame& frame, int mesh) {
+  if (gpu_meshes[mesh] == nullptr)
+    gpu_meshes[mesh] = &assets->Get(frame.meshes[mesh], frame_number);
+  return *gpu_meshes[mesh];
+}
+
+
+void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const RenderOptions& options,
+                                           const OrbitCamera& camera, VkExtent2D extent,
+                                           Slot* slot) {
+  for (auto& bucket : unit_buckets) bucket.clear();
+  mesh_buckets.resize(std::max(mesh_buckets.size(), frame.meshes.size() * kPassCount * kLodCount));
+  for (auto& bucket : mesh_buckets) bucket.clear();
+  gpu_meshes.assign(frame.meshes.size(), nullptr);
+  casters.clear();
+  slot->scratch.clear();
+
+  // the view decides the pass of scene geometry and how much it recedes
+  const bool see_through = options.view == ViewMode::kContacts;
+  const float desaturation = options.view == ViewMode::kShaded ? 0.0f : 1.0f;
+  const float opacity = see_through ? kSeeThroughOpacity : 1.0f;
+  const auto highlight = [&](int body) {
+    return body != kWorldBody && body == frame.selected_body ? 1.0f : 0.0f;
+  };
+  // pixels per metre at unit distance, for the level of detail
+  const Eigen::Vector3f eye = camera.Eye();
+  const float pixels_per_radian = 0.5f * static_cast<float>(extent.height) /
+                                  std::tan(0.5f * camera.fov_y_deg * 3.14159265358979f / 180.0f);
+  const auto level_of_detail = [&](const GpuAssets::Mesh& mesh, const Eigen::Vector3f& centre) {
+    const float distance = std::max((centre - eye).norm(), camera.near_plane);
+    const float radius_px = mesh.bounding_radius / distance * pixels_per_radian;
+    const float budget = kTrianglesPerPixel * 3.14159265f * radius_px * radius_px;
+    int level = 0;
+    while (level + 1 < kLodCount && static_cast<float>(mesh.triangle_count[level]) > budget) {
+      ++level;
+    }
+    return level;
+  };
+
+  // primitive shapes; planes go to the grid
+  planes.clear();
+  for (const VisualShape& shape : frame.shapes) {
+    if (!IsDrawable(shape)) continue;
+    const std::array<float, 4> scale = MeshScale(shape.type, shape.size);
+    if (shape.type == ShapeType::kPlane) {
+      planes.push_back(MakeInstance(shape.X_WS, scale, shape.color));
+      continue;
+    }
+    const int kind = MeshKindOf(shape.type);
+    if (kind == kMeshKindCount) continue;
+    if (shape.collision_only) {
+      if (!options.show_collision) continue;
+      unit_buckets[kCollisionPass * kMeshKindCount + kind].push_back(
+          MakeInstance(shape.X_WS, scale, kCollisionColor, {0, highlight(shape.body), 0, 0}));
+      continue;
+    }
+    const std::array<float, 4> color = {shape.color[0], shape.color[1], shape.color[2], opacity};
+    const int pass = see_through ? kSeeThroughPass : kOpaquePass;
+    unit_buckets[pass * kMeshKindCount + kind].push_back(
+        MakeInstance(shape.X_WS, scale, color, {0, highlight(shape.body), desaturation, 0}));
+    casters.push_back({Translation(shape.X_WS), BoundingRadius(shape)});
+  }
+
+  // uploaded meshes: their own materials (alpha 0) or one colour
+  for (const VisualMeshInstance& instance : frame.mesh_instances) {
+    if (instance.mesh < 0 || instance.mesh >= static_cast<int>(frame.meshes.size()) ||
+        !frame.meshes[instance.mesh] || !AllFinite(instance.X_WS) || !AllFinite(instance.color)) {
+      continue;
+    }
+    int pass = see_through ? kSeeThroughPass : kOpaquePass;
+    std::array<float, 4> color = {instance.color[0], instance.color[1], instance.color[2], opacity};
+    std::array<float, 4> params = {instance.color[3] <= 0 ? 1.0f : 0.0f, highlight(instance.body),
+                                   desaturation, 0};
+    if (instance.collision_only) {
+      if (!options.show_collision) continue;
+      pass = kCollisionPass;
+      color = kCollisionColor;
+      params = {0, params[1], 0, 0};
+    }
+    const GpuAssets::Mesh& mesh = GpuMesh(frame, instance.mesh);
+    const int level = level_of_detail(mesh, Translation(instance.X_WS));
+    mesh_buckets[(instance.mesh * kPassCount + pass) * kLodCount + level].push_back(
+        MakeInstance(instance.X_WS, {1, 1, 1, 0}, color, params));
+    if (pass != kCollisionPass)
+      casters.push_back({Translation(instance.X_WS), mesh.bounding_radius});
+  }
+
+  // markers sized to the view
+  markers.clear();
+  BuildMarkers(frame, options, ViewHeightAtTarget(camera), &markers);
+  for (const Marker& marker : markers) {
+    const int kind = marker.mesh == MarkerMesh::kArrow ? kArrowMesh : kSphereMesh;
+    unit_buckets[kMarkerPass * kMeshKindCount + kind].push_back(
+        MakeInstance(marker.X_WM, marker.scale, marker.color));
+  }
+
+  // buckets into the slot's instance list, one batch per (pass, mesh, part)
+  const VkDescriptorSet white = assets->white_texture();
+  for (int pass = 0; pass < kPassCount; ++pass) {
+    std::vector<Batch>& batches = slot->batches[pass];
+    batches.clear();
+    for (int kind = 0; kind < kMeshKindCount; ++kind) {
+      const std::vector<InstanceData>& bucket = unit_buckets[pass * kMeshKindCount + kind];
+      if (bucket.empty()) continue;
+      Batch batch;
+      batch.vertices = vertices.handle();
+      batch.indices = indices.handle();
+      batch.first_index = meshes[kind].first_index;
+      batch.index_count = meshes[kind].index_count;
+      batch.vertex_offset = meshes[kind].vertex_offset;
+      batch.shadow_first_index = batch.first_index;
+      batch.shadow_index_count = batch.index_count;
+      batch.first_instance = static_cast<std::uint32_t>(slot->scratch.size());
+      batch.instance_count = static_cast<std::uint32_t>(bucket.size());
+      batch.texture = white;
+      batches.push_back(batch);
+      slot->scratch.insert(slot->scratch.end(), bucket.begin(), bucket.end());
+    }
+    for (std::size_t m = 0; m < frame.meshes.size(); ++m) {
+      for (int level = 0; level < kLodCount; ++level) {
+        const std::vector<InstanceData>& bucket =
+            mesh_buckets[(m * kPassCount + pass) * kLodCount + level];
+        if (bucket.empty()) continue;
+        const GpuAssets::Mesh& mesh = *gpu_meshes[m];
+        const int shadow_level = std::min(level + 1, kLodCount - 1);
+        const auto first = static_cast<std::uint32_t>(slot->scratch.size());
+        slot->scratch.insert(slot->scratch.end(), bucket.begin(), bucket.end());
+        for (const GpuAssets::Part& part : mesh.parts) {
+          Batch batch;
+          batch.vertices = mesh.vertices.handle();
+          batch.indices = mesh.indices.handle();
+          batch.first_index = part.lods[level].first;
+          batch.index_count = part.lods[level].count;
+          batch.shadow_first_index = part.lods[shadow_level].first;
+          batch.shadow_index_count = part.lods[shadow_level].count;
+          batch.first_instance = first;
+          batch.instance_count = static_cast<std::uint32_t>(bucket.size());
+          batch.texture = part.texture;
+          batch.draw = {part.color[0], part.color[1], part.color[2], 1.0f};
+          batch.two_sided = true;
+          batches.push_back(batch);
+        }
+      }
+    }
+  }
+  slot->first_plane = static_cast<std::uint32_t>(slot->scratch.size());
+  slot->plane_count = static_cast<std::uint32_t>(planes.size());
+  slot->scratch.insert(slot->scratch.end(), planes.begin(), planes.end());
+}
+
+
+void SceneRenderer::Impl::CollectSurfaces(const VisualFrame& frame, const RenderOptions& options,
+                                          Slot* slot) {
+  slot->surface_scratch.clear();
+  slot->index_scratch.clear();
+  slot->surfaces.clear();
+  const bool strain = options.view == ViewMode::kStrain;
+  const bool see_through = options.view == ViewMode::kContacts;
+  const StrainLegend legend = strain ? ComputeStrainLegend(frame, options) : StrainLegend{};
+  for (const VisualSoftBody& body : frame.soft_bodies) {
+    const std::size_t n = body.positions.size();
+    const std::vector<float>& field =
+        options.strain_field == StrainField::kVolumetric ? body.volumetric_strain : body.von_mises;
+    // a body with inconsistent arrays is skipped rather than read out of bounds
+    const bool consistent = body.normals.size() == n && (!strain || field.size() == n) &&
+                            std::all_of(body.indices.begin(), body.indices.end(),
+                                        [n](std::uint32_t i) { return i < n; });
+    if (!consistent || body.indices.empty()) continue;
+    SurfaceDraw draw;
+    draw.first_index = static_cast<std::uint32_t>(slot->index_scratch.size());
+    draw.index_count = static_cast<std::uint32_t>(body.indices.size() / 3 * 3);
+    draw.vertex_offset = static_cast<std::int32_t>(slot->surface_scratch.size());
+    draw.see_through = see_through;
+    slot->index_scratch.insert(slot->index_scratch.end(), body.indices.begin(),
+                               body.indices.begin() + draw.index_count);
+    // vertices: material colour, strain colour, or receding see-through grey
+    std::array<float, 4> color = body.color;
+    if (see_through) {
+      const std::array<float, 3> grey = Desaturate(body.color);
+      color = {grey[0], grey[1], grey[2], kSeeThroughOpacity};
+    }
+    Eigen::AlignedBox3f bounds;
+    for (std::size_t i = 0; i < n; ++i) {
+      SurfaceVertex vertex;
+      std::copy(body.positions[i].begin(), body.positions[i].end(), vertex.position);
+      std::copy(body.normals[i].begin(), body.normals[i].end(), vertex.normal);
+      if (strain) {
+        const std::array<float, 3> rgb = StrainColor(field[i], legend);
+        color = {rgb[0], rgb[1], rgb[2], 1.0f};
+      }
+      std::copy(color.begin(), color.end(), vertex.color);
+      slot->surface_scratch.push_back(vertex);
+      const Eigen::Vector3f p(vertex.position[0], vertex.position[1], vertex.position[2]);
+      if (p.allFinite()) bounds.extend(p);
+    }
+    slot->surfaces.push_back(draw);
+    if (!bounds.isEmpty()) casters.push_back({bounds.center(), 0.5f * bounds.diagonal().norm()});
+  }
+}
+
+
+void SceneRenderer::Impl::Upload(Slot* slot) {
+  // each buffer grows geometrically; the slot's previous frame has completed (Prepare's
+  // precondition), so replacing it is safe
+  const auto fill = [&](Buffer* buffer, const void* data, std::size_t bytes, std::size_t minimum,
+                        VkBufferUsageFlags usage) {
+    if (bytes == 0) return;
+    if (buffer->handle() == VK_NULL_HANDLE || buffer->size() < bytes) {
+      const std::size_t capacity =
+          std::max({bytes, 2 * static_cast<std::size_t>(buffer->size()), minimum});
+      *buffer = Buffer(context.physical_device, context.device, capacity, usage,
+                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    }
+    std::memcpy(buffer->mapped(), data, bytes);
+  };
+  fill(&slot->instances, slot->scratch.data(), slot->scratch.size() * sizeof(InstanceData),
+       kMinInstanceCapacity * sizeof(InstanceData), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  fill(&slot->surface_vertices, slot->surface_scratch.data(),
+       slot->surface_scratch.size() * sizeof(SurfaceVertex),
+       kMinSurfaceCapacity * sizeof(SurfaceVertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  fill(&slot->surface_indices, slot->index_scratch.data(),
+       slot->index_scratch.size() * sizeof(std::uint32_t),
+       3 * kMinSurfaceCapacity * sizeof(std::uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
 }
 
 
@@ -512,36 +638,24 @@ SceneRenderer::~SceneRenderer() = default;
 
 
 void SceneRenderer::Prepare(std::uint32_t frame_slot, const VisualFrame& frame,
-                            const OrbitCamera& camera, VkExtent2D extent) {
+                            const OrbitCamera& camera, VkExtent2D extent,
+                            const RenderOptions& options) {
   if (frame_slot >= impl_->slots.size()) {
     throw std::out_of_range("SceneRenderer::Prepare: frame_slot " + std::to_string(frame_slot) +
                             " >= frames_in_flight " + std::to_string(impl_->slots.size()));
   }
-  Impl::Slot& slot = impl_->slots[frame_slot];
+  Impl& r = *impl_;
+  Impl::Slot& slot = r.slots[frame_slot];
   slot.extent = extent;
   slot.prepared = true;
+  // meshes no frame in flight can still use are released
+  ++r.frame_number;
+  r.assets->Evict(r.frame_number, r.context.frames_in_flight + kMeshKeepFrames);
 
-  // instances sorted by mesh (boxes, spheres, capsules, cylinders), then planes
-  slot.scratch.clear();
-  for (int kind = 0; kind <= kMeshKindCount; ++kind) {
-    const auto first = static_cast<std::uint32_t>(slot.scratch.size());
-    for (const VisualShape& shape : frame.shapes) {
-      const bool wanted =
-          kind == kMeshKindCount ? shape.type == ShapeType::kPlane : MeshKindOf(shape.type) == kind;
-      if (wanted && IsDrawable(shape)) slot.scratch.push_back(MakeInstance(shape));
-    }
-    const InstanceRange range{first, static_cast<std::uint32_t>(slot.scratch.size()) - first};
-    if (kind == kMeshKindCount) {
-      slot.plane_instances = range;
-    } else {
-      slot.mesh_instances[kind] = range;
-    }
-  }
-  if (!slot.scratch.empty()) {
-    impl_->EnsureInstanceCapacity(&slot, slot.scratch.size());
-    std::memcpy(slot.instances.mapped(), slot.scratch.data(),
-                slot.scratch.size() * sizeof(InstanceData));
-  }
+  // instances, soft-body surfaces and shadow casters of this frame, into the slot's buffers
+  r.CollectInstances(frame, options, camera, extent, &slot);
+  r.CollectSurfaces(frame, options, &slot);
+  r.Upload(&slot);
 
   // camera: the host's extent decides the aspect ratio
   const float aspect = extent.height > 0
@@ -559,48 +673,91 @@ void SceneRenderer::Prepare(std::uint32_t frame_slot, const VisualFrame& frame,
   CopyVector3(up, 0.0f, scene.up);
   const Eigen::Vector3f to_light = KeyLightDirection(up);
   CopyVector3(to_light, haze_start, scene.light_dir);
+  std::fill(std::begin(scene.draw), std::end(scene.draw), 1.0f);
 
   // the sky rebuilds view rays with the inverse view-projection
   slot.sky_constants = scene;
   const Eigen::Matrix4f inverse = view_projection.inverse();
   std::memcpy(slot.sky_constants.matrix, inverse.data(), sizeof(scene.matrix));
 
-  // key light frustum around the closed shapes (planes receive shadows, never cast them)
-  std::vector<CasterBounds> casters;
-  for (const VisualShape& shape : frame.shapes) {
-    if (MeshKindOf(shape.type) == kMeshKindCount || !IsDrawable(shape)) continue;
-    casters.push_back(
-        {Eigen::Vector3f(shape.X_WS[3], shape.X_WS[7], shape.X_WS[11]), BoundingRadius(shape)});
-  }
-  slot.has_casters = !casters.empty();
+  // key light frustum around the casters (planes and markers receive shadows, never cast them)
+  std::erase_if(r.casters, [](const CasterBounds& c) {
+    return !c.centre.allFinite() || !std::isfinite(c.radius);
+  });
+  slot.has_casters = options.shadows && !r.casters.empty();
   ShadowData shadow{};  // disabled until RecordShadowPass fills the map
   if (slot.has_casters) {
     float texel_size = 0.0f;
     const Eigen::Matrix4f light =
-        FitLightViewProjection(to_light, casters, impl_->shadow_maps->size(), &texel_size);
+        FitLightViewProjection(to_light, r.casters, r.shadow_maps->size(), &texel_size);
     slot.shadow_constants = scene;
     std::memcpy(slot.shadow_constants.matrix, light.data(), sizeof(scene.matrix));
     std::memcpy(shadow.light_matrix, light.data(), sizeof(shadow.light_matrix));
     shadow.params[1] = kShadowNormalOffsetTexels * texel_size;
-    const float map_span = texel_size * static_cast<float>(impl_->shadow_maps->size());
+    const float map_span = texel_size * static_cast<float>(r.shadow_maps->size());
     shadow.params[2] = std::max(kShadowPenumbra, kShadowMinPenumbraTexels * texel_size) / map_span;
   }
   std::memcpy(slot.shadow_data.mapped(), &shadow, sizeof(shadow));
 }
 
 
-void SceneRenderer::Impl::DrawMeshes(VkCommandBuffer cmd, const Slot& slot) const {
-  // unit meshes at binding 0, instances at binding 1; one instanced draw per mesh
-  const std::array<VkBuffer, 2> buffers = {vertices.handle(), slot.instances.handle()};
-  const std::array<VkDeviceSize, 2> offsets = {0, 0};
-  vkCmdBindVertexBuffers(cmd, 0, 2, buffers.data(), offsets.data());
-  vkCmdBindIndexBuffer(cmd, indices.handle(), 0, VK_INDEX_TYPE_UINT32);
-  for (int kind = 0; kind < kMeshKindCount; ++kind) {
-    const InstanceRange& range = slot.mesh_instances[kind];
-    if (range.count == 0) continue;
-    const MeshRange& mesh = meshes[kind];
-    vkCmdDrawIndexed(cmd, mesh.index_count, range.count, mesh.first_index, mesh.vertex_offset,
-                     range.first);
+void SceneRenderer::Impl::DrawBatches(VkCommandBuffer cmd, const Slot& slot,
+                                      const std::vector<Batch>& batches, int two_sided,
+                                      float opacity, bool shadow) const {
+  // `two_sided`: 0 draws the culled batches, 1 the uploaded meshes, −1 all of them; `shadow`
+  // draws each batch's shadow level
+  const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  VkBuffer bound_vertices = VK_NULL_HANDLE;
+  VkDescriptorSet bound_texture = VK_NULL_HANDLE;
+  std::array<float, 4> pushed_draw = {-1, -1, -1, -1};
+  for (const Batch& batch : batches) {
+    if (two_sided >= 0 && batch.two_sided != (two_sided == 1)) continue;
+    // the mesh at binding 0, the slot's instances at binding 1
+    if (batch.vertices != bound_vertices) {
+      const std::array<VkBuffer, 2> buffers = {batch.vertices, slot.instances.handle()};
+      const std::array<VkDeviceSize, 2> offsets = {0, 0};
+      vkCmdBindVertexBuffers(cmd, 0, 2, buffers.data(), offsets.data());
+      vkCmdBindIndexBuffer(cmd, batch.indices, 0, VK_INDEX_TYPE_UINT32);
+      bound_vertices = batch.vertices;
+    }
+    if (batch.texture != bound_texture) {
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.layout, 1, 1,
+                              &batch.texture, 0, nullptr);
+      bound_texture = batch.texture;
+    }
+    const std::array<float, 4> draw = {batch.draw[0], batch.draw[1], batch.draw[2],
+                                       batch.draw[3] * opacity};
+    if (draw != pushed_draw) {
+      vkCmdPushConstants(cmd, pipelines.layout, stages, offsetof(FrameConstants, draw),
+                         sizeof(draw), draw.data());
+      pushed_draw = draw;
+    }
+    vkCmdDrawIndexed(cmd, shadow ? batch.shadow_index_count : batch.index_count,
+                     batch.instance_count, shadow ? batch.shadow_first_index : batch.first_index,
+                     batch.vertex_offset, batch.first_instance);
+  }
+}
+
+
+void SceneRenderer::Impl::DrawSurfaces(VkCommandBuffer cmd, const Slot& slot,
+                                       int see_through) const {
+  // `see_through`: 0 the opaque surfaces, 1 the see-through ones, −1 all
+  bool bound = false;
+  for (const SurfaceDraw& surface : slot.surfaces) {
+    if (see_through >= 0 && surface.see_through != (see_through == 1)) continue;
+    if (!bound) {
+      // the surfaces' own colours: no part colour, full opacity factor
+      const std::array<float, 4> draw = {1, 1, 1, 1};
+      vkCmdPushConstants(cmd, pipelines.layout,
+                         VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                         offsetof(FrameConstants, draw), sizeof(draw), draw.data());
+      const VkBuffer buffer = slot.surface_vertices.handle();
+      const VkDeviceSize offset = 0;
+      vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &offset);
+      vkCmdBindIndexBuffer(cmd, slot.surface_indices.handle(), 0, VK_INDEX_TYPE_UINT32);
+      bound = true;
+    }
+    vkCmdDrawIndexed(cmd, surface.index_count, 1, surface.first_index, surface.vertex_offset, 0);
   }
 }
 
@@ -611,7 +768,8 @@ void SceneRenderer::RecordShadowPass(VkCommandBuffer cmd, std::uint32_t frame_sl
                             std::to_string(frame_slot) + " >= frames_in_flight " +
                             std::to_string(impl_->slots.size()));
   }
-  Impl::Slot& slot = impl_->slots[frame_slot];
+  Impl& r = *impl_;
+  Impl::Slot& slot = r.slots[frame_slot];
   if (!slot.prepared || !slot.has_casters) return;
 
   // the map of this frame will hold the casters: let the shaders use it (the host's submit
@@ -620,12 +778,19 @@ void SceneRenderer::RecordShadowPass(VkCommandBuffer cmd, std::uint32_t frame_sl
   std::memcpy(static_cast<char*>(slot.shadow_data.mapped()) + offsetof(ShadowData, params),
               &enabled, sizeof(enabled));
 
-  // depth of the closed shapes seen from the key light
-  impl_->shadow_maps->BeginPass(cmd, frame_slot);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, impl_->shadow_pipeline);
-  vkCmdPushConstants(cmd, impl_->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
-                     0, sizeof(FrameConstants), &slot.shadow_constants);
-  impl_->DrawMeshes(cmd, slot);
+  // depth of the shapes, meshes and soft bodies seen from the key light
+  r.shadow_maps->BeginPass(cmd, frame_slot);
+  vkCmdPushConstants(cmd, r.pipelines.layout,
+                     VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                     sizeof(FrameConstants), &slot.shadow_constants);
+  for (const int pass : {kOpaquePass, kSeeThroughPass}) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r.pipelines.shadow_shape);
+    r.DrawBatches(cmd, slot, slot.batches[pass], 0, 1.0f, true);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r.pipelines.shadow_shape_two_sided);
+    r.DrawBatches(cmd, slot, slot.batches[pass], 1, 1.0f, true);
+  }
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r.pipelines.shadow_surface);
+  r.DrawSurfaces(cmd, slot, -1);
   vkCmdEndRenderPass(cmd);
 }
 
@@ -635,9 +800,13 @@ void SceneRenderer::Record(VkCommandBuffer cmd, std::uint32_t frame_slot) const 
     throw std::out_of_range("SceneRenderer::Record: frame_slot " + std::to_string(frame_slot) +
                             " >= frames_in_flight " + std::to_string(impl_->slots.size()));
   }
-  const Impl::Slot& slot = impl_->slots[frame_slot];
+  const Impl& r = *impl_;
+  const Impl::Slot& slot = r.slots[frame_slot];
   if (!slot.prepared || slot.extent.width == 0 || slot.extent.height == 0) return;
   const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  const auto bind = [&](VkPipeline pipeline) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  };
 
   // full-extent viewport (depth 0..1) and scissor
   const VkViewport viewport{
@@ -647,24 +816,59 @@ void SceneRenderer::Record(VkCommandBuffer cmd, std::uint32_t frame_slot) const 
   vkCmdSetViewport(cmd, 0, 1, &viewport);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
 
-  // sky first: it writes no depth, so everything after draws over it
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, impl_->sky_pipeline);
-  vkCmdPushConstants(cmd, impl_->layout, stages, 0, sizeof(FrameConstants), &slot.sky_constants);
-  vkCmdDraw(cmd, 3, 1, 0, 0);
-  if (slot.scratch.empty()) return;
-
-  // shapes, with the scene constants and the shadow map of this slot
-  vkCmdPushConstants(cmd, impl_->layout, stages, 0, sizeof(FrameConstants), &slot.scene_constants);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, impl_->layout, 0, 1,
-                          &slot.descriptor_set, 0, nullptr);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, impl_->shape_pipeline);
-  impl_->DrawMeshes(cmd, slot);
-
-  // planes last: six generated vertices per instance, same bindings and constants
-  if (slot.plane_instances.count > 0) {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, impl_->grid_pipeline);
-    vkCmdDraw(cmd, 6, slot.plane_instances.count, 0, slot.plane_instances.first);
+  // the sky where nothing opaque covers the far plane (after the opaque geometry)
+  const auto draw_sky = [&] {
+    bind(r.pipelines.sky);
+    vkCmdPushConstants(cmd, r.pipelines.layout, stages, 0, sizeof(FrameConstants),
+                       &slot.sky_constants);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+  };
+  if (slot.scratch.empty() && slot.surfaces.empty()) {
+    draw_sky();
+    return;
   }
+
+  // the scene constants, this slot's shadow map and a white texture
+  vkCmdPushConstants(cmd, r.pipelines.layout, stages, 0, sizeof(FrameConstants),
+                     &slot.scene_constants);
+  const std::array<VkDescriptorSet, 2> sets = {slot.descriptor_set, r.assets->white_texture()};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r.pipelines.layout, 0, 2,
+                          sets.data(), 0, nullptr);
+
+  // opaque geometry: shapes, uploaded meshes, soft bodies, then the planes
+  bind(r.pipelines.shape);
+  r.DrawBatches(cmd, slot, slot.batches[kOpaquePass], 0, 1.0f);
+  bind(r.pipelines.shape_two_sided);
+  r.DrawBatches(cmd, slot, slot.batches[kOpaquePass], 1, 1.0f);
+  bind(r.pipelines.surface);
+  r.DrawSurfaces(cmd, slot, 0);
+  if (slot.plane_count > 0) {
+    // six generated vertices per plane; its instances at binding 1
+    bind(r.pipelines.grid);
+    const VkBuffer instances = slot.instances.handle();
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cmd, 1, 1, &instances, &offset);
+    vkCmdDraw(cmd, 6, slot.plane_count, 0, slot.first_plane);
+  }
+
+  draw_sky();
+  vkCmdPushConstants(cmd, r.pipelines.layout, stages, 0, sizeof(FrameConstants),
+                     &slot.scene_constants);
+
+  // markers, opaque where nothing hides them
+  bind(r.pipelines.shape);
+  r.DrawBatches(cmd, slot, slot.batches[kMarkerPass], -1, 1.0f);
+
+  // see-through bodies and collision geometry, over everything opaque
+  bind(r.pipelines.shape_transparent);
+  r.DrawBatches(cmd, slot, slot.batches[kSeeThroughPass], -1, 1.0f);
+  r.DrawBatches(cmd, slot, slot.batches[kCollisionPass], -1, 1.0f);
+  bind(r.pipelines.surface_transparent);
+  r.DrawSurfaces(cmd, slot, 1);
+
+  // the hidden parts of markers, faintly
+  bind(r.pipelines.shape_ghost);
+  r.DrawBatches(cmd, slot, slot.batches[kMarkerPass], -1, kGhostOpacity);
 }
 
 }  // namespace sim::render

@@ -1,6 +1,7 @@
-// SceneRenderer: draws a VisualFrame (ground grid, primitive shapes) with Vulkan into a render pass
-// owned by a host: the offscreen renderer (PNG output, tests, `contact-sim render`) or the studio's
-// Qt Vulkan window. It reads snapshots only, never Model/State.
+// SceneRenderer: draws a VisualFrame (ground grid, primitive shapes, textured meshes, deformed soft
+// bodies, markers) with Vulkan into a render pass owned by a host: the offscreen renderer (PNG
+// output, tests, `contact-sim render`) or the studio's Qt Vulkan window, in the view mode and with
+// the markers of a RenderOptions. It reads snapshots only, never Model/State.
 #pragma once
 
 #include <array>
@@ -11,6 +12,7 @@
 
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
+#include "render/render_options.h"
 #include "render/vk/vk_check.h"
 
 namespace sim::render {
@@ -29,7 +31,8 @@ struct DeviceContext {
   /// linear output; with a UNORM format (QVulkanWindow's default) the shaders encode sRGB
   /// themselves; float formats receive linear values.
   VkFormat color_format = VK_FORMAT_B8G8R8A8_UNORM;
-  std::uint32_t frames_in_flight = 2;  ///< number of per-frame slots to keep
+  std::uint32_t frames_in_flight = 2;            ///< number of per-frame slots to keep
+  RenderQuality quality = RenderQuality::kAuto;  ///< speed trade-offs (see RenderQuality)
 };
 
 /// Sky colour at the horizon (linear RGBA).
@@ -46,10 +49,12 @@ class SceneRenderer {
   SceneRenderer(const SceneRenderer&) = delete;
   SceneRenderer& operator=(const SceneRenderer&) = delete;
 
-  /// Uploads camera and instance data of `frame` into slot `frame_slot` (< frames_in_flight).
-  /// Call outside the render pass, after the slot's previous use has completed on the GPU.
+  /// Uploads camera, instance and soft-body data of `frame` drawn as `options` asks into slot
+  /// `frame_slot` (< frames_in_flight). Mesh assets new to the renderer are uploaded here once
+  /// (blocking on one-time copies) and kept while frames use them. Call outside the render pass,
+  /// after the slot's previous use has completed on the GPU.
   void Prepare(std::uint32_t frame_slot, const VisualFrame& frame, const OrbitCamera& camera,
-               VkExtent2D extent);
+               VkExtent2D extent, const RenderOptions& options = RenderOptions());
   /// Records the key light's shadow map pass of slot `frame_slot` into `cmd`: after Prepare and
   /// OUTSIDE any render pass, before the host begins the pass that Record draws in (same command
   /// buffer, or an earlier submission on the same queue). Optional: when it is not called, Record

@@ -352,7 +352,7 @@ int RunBench(const BenchOptions& options) {
 }
 
 
-int SimulateScene(const io::Scene& scene, int steps, State* state) {
+int SimulateScene(const io::Scene& scene, int steps, State* state, Contacts* contacts) {
   std::unique_ptr<Simulation> simulation = CreateOrReport(scene.model, scene.initial_state);
   if (!simulation) return kExitUsage;
   io::StatusCounts status;
@@ -362,6 +362,7 @@ int SimulateScene(const io::Scene& scene, int steps, State* state) {
                  scene.path.c_str(), status.non_finite);
   }
   *state = simulation->state();
+  if (contacts != nullptr) *contacts = simulation->contacts();
   return kExitOk;
 }
 

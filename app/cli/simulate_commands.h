@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/io/scene_file.h"
+#include "engine/state/contacts.h"
 #include "engine/state/state.h"
 
 namespace sim::cli {
@@ -63,7 +64,8 @@ struct BenchOptions {
 int RunBench(const BenchOptions& options);
 
 /// `render --steps`: steps the scene's own solver `steps` times from its initial state into
-/// `*state`. Returns kExitOk, or the exit code after printing why not.
-int SimulateScene(const io::Scene& scene, int steps, State* state);
+/// `*state`, and the last step's contacts with their forces into `*contacts` when given. Returns
+/// kExitOk, or the exit code after printing why not.
+int SimulateScene(const io::Scene& scene, int steps, State* state, Contacts* contacts = nullptr);
 
 }  // namespace sim::cli

@@ -52,6 +52,7 @@ void CalcSoftBodyNodeStrain(const Model& model, const State& state, int soft_bod
                             std::vector<float>* volumetric_strain, std::vector<float>* von_mises) {
   const SoftBody& body = model.soft_bodies[soft_body];
   const int n = body.particle_count;
+  const Real mu = body.youngs_modulus / (2 * (1 + body.poisson_ratio));
   std::vector<Real> sum_volumetric(n, 0), sum_von_mises(n, 0), weight(n, 0);
   for (const std::array<int, 4>& tet : body.tets) {
     std::array<Vec3, 4> rest, x;
@@ -59,13 +60,23 @@ void CalcSoftBodyNodeStrain(const Model& model, const State& state, int soft_bod
       rest[k] = body.rest_positions[tet[k] - body.first_particle];
       x[k] = state.particle_x_W[tet[k]];
     }
-    const TetStrain strain = CalcTetStrain(rest, x, body.youngs_modulus, body.poisson_ratio);
+    // the same J − 1 and σ_vm as CalcTetStrain without its SVD (this runs for every rendered
+    // frame): the squared stretches are the eigenvalues of B = F Fᵀ, so
+    // Σ_{i<j} (s_i² − s_j²)² = 3 tr(B²) − tr(B)² and σ_vm = |μ/J| √(½ (3 tr(B²) − tr(B)²))
+    const Mat3 dm = EdgeMatrix(rest);
+    const Real volume = std::abs(dm.determinant()) / 6;
+    if (!(volume > 0)) continue;
+    const Mat3 F = EdgeMatrix(x) * dm.inverse();
+    const Real J = F.determinant();
+    const Mat3 B = F * F.transpose();
+    const Real trace = B.trace();
+    const Real spread = std::max<Real>(0, 3 * B.squaredNorm() - trace * trace);
+    const Real tet_von_mises = std::abs(J) > 1e-12 ? std::abs(mu / J) * std::sqrt(0.5 * spread) : 0;
     // weight by rest volume so small slivers do not dominate a node's value
-    const Real volume = std::abs(EdgeMatrix(rest).determinant()) / 6;
     for (int k = 0; k < 4; ++k) {
       const int node = tet[k] - body.first_particle;
-      sum_volumetric[node] += volume * strain.volumetric;
-      sum_von_mises[node] += volume * strain.von_mises;
+      sum_volumetric[node] += volume * (J - 1);
+      sum_von_mises[node] += volume * tet_von_mises;
       weight[node] += volume;
     }
   }

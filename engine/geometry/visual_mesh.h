@@ -23,9 +23,11 @@ struct VisualMesh {
   std::string name;                             ///< source file or generator, for messages
   std::vector<std::array<float, 3>> positions;  ///< [m], in the visual's frame
   std::vector<std::array<float, 3>> normals;    ///< unit, one per position
-  std::vector<std::array<float, 2>> uvs;        ///< one per position, or empty
-  std::vector<std::uint32_t> indices;           ///< triangles, counter-clockwise from outside
-  std::vector<Part> parts;                      ///< covers `indices`; at least one part
+  /// one per position, or empty; v runs up from the image's bottom row (the OpenGL/assimp
+  /// convention: the renderer samples the image at (u, 1 − v))
+  std::vector<std::array<float, 2>> uvs;
+  std::vector<std::uint32_t> indices;  ///< triangles, counter-clockwise from outside
+  std::vector<Part> parts;             ///< covers `indices`; at least one part
 
   int vertex_count() const { return static_cast<int>(positions.size()); }
   int triangle_count() const { return static_cast<int>(indices.size() / 3); }

@@ -20,8 +20,8 @@ VkAttachmentDescription MakeAttachment(
     VkAttachmentStoreOp store, VkImageLayout final_layout,
     VkAttachmentLoadOp stencil_load = VK_ATTACHMENT_LOAD_OP_DONT_CARE);
 
-/// What differs between the renderer's pipelines; everything else is shared (fill mode, blending
-/// off, dynamic viewport/scissor, subpass 0).
+/// What differs between the renderer's pipelines; everything else is shared (fill mode, dynamic
+/// viewport/scissor, subpass 0).
 struct PipelineDesc {
   VkShaderModule vertex_shader = VK_NULL_HANDLE;
   /// May be null for depth-only passes (then the subpass must have no colour attachment).
@@ -34,6 +34,9 @@ struct PipelineDesc {
   VkCullModeFlags cull_mode = VK_CULL_MODE_BACK_BIT;  ///< front faces wind counter-clockwise
   bool depth_test = true;
   bool depth_write = true;
+  VkCompareOp depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL;
+  /// Blends the fragment's colour over the target by its alpha (see-through geometry).
+  bool alpha_blend = false;
   /// Depth bias (shadow maps): constant [depth units] and slope factor; both 0 disables it.
   float depth_bias_constant = 0.0f;
   float depth_bias_slope = 0.0f;

@@ -98,14 +98,14 @@ void Buffer::Reset() {
 
 DeviceImage::DeviceImage(VkPhysicalDevice physical_device, VkDevice device, VkExtent2D extent,
                          VkFormat format, VkSampleCountFlagBits samples, VkImageUsageFlags usage,
-                         VkImageAspectFlags aspect)
+                         VkImageAspectFlags aspect, std::uint32_t mip_levels)
     : device_(device) {
   VkImageCreateInfo image_info{};
   image_info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
   image_info.imageType = VK_IMAGE_TYPE_2D;
   image_info.format = format;
   image_info.extent = {extent.width, extent.height, 1};
-  image_info.mipLevels = 1;
+  image_info.mipLevels = mip_levels;
   image_info.arrayLayers = 1;
   image_info.samples = samples;
   image_info.tiling = VK_IMAGE_TILING_OPTIMAL;
@@ -128,7 +128,7 @@ DeviceImage::DeviceImage(VkPhysicalDevice physical_device, VkDevice device, VkEx
     view_info.image = image_;
     view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
     view_info.format = format;
-    view_info.subresourceRange = {aspect, 0, 1, 0, 1};
+    view_info.subresourceRange = {aspect, 0, mip_levels, 0, 1};
     SIM_VK_CHECK(vkCreateImageView(device, &view_info, nullptr, &view_));
   } catch (...) {
     Reset();

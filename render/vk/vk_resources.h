@@ -43,12 +43,14 @@ class Buffer {
   void* mapped_ = nullptr;
 };
 
-/// A 2D device-local VkImage (one mip level, one layer) with its memory and a view.
+/// A 2D device-local VkImage (one layer, `mip_levels` mip levels) with its memory and a view of
+/// all levels.
 class DeviceImage {
  public:
   DeviceImage() = default;
   DeviceImage(VkPhysicalDevice physical_device, VkDevice device, VkExtent2D extent, VkFormat format,
-              VkSampleCountFlagBits samples, VkImageUsageFlags usage, VkImageAspectFlags aspect);
+              VkSampleCountFlagBits samples, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+              std::uint32_t mip_levels = 1);
   ~DeviceImage() { Reset(); }
   DeviceImage(DeviceImage&& other) noexcept { *this = std::move(other); }
   DeviceImage& operator=(DeviceImage&& other) noexcept;

@@ -4,12 +4,13 @@
 // the colour attachment is UNORM.
 // All colours are linear RGB. Keep the colours in sync with render/scene_renderer.cpp.
 
-// per-frame constants (112 bytes, within the 128 bytes every device offers)
+// per-frame constants (128 bytes, the most every device offers)
 layout(push_constant) uniform FrameConstants {
   mat4 matrix;     // world -> clip for geometry; clip -> world for the sky
   vec4 eye;        // xyz: eye position [m]
   vec4 up;         // xyz: world up (unit)
   vec4 light_dir;  // xyz: unit direction towards the key light; w: haze start distance [m]
+  vec4 draw;       // per draw: rgb the mesh part's colour, a an opacity factor of the pass
 } frame;
 
 // key light shadow map (set 0): light view-projection and its depth map. params.x: 1 when the
@@ -33,19 +34,25 @@ const float kFillStrength = 0.12;
 const float kSpecularStrength = 0.22;
 const float kShininess = 48.0;
 
-// sky colour seen along the unit direction `dir`: horizon below the horizon, zenith above
+// sky colour seen along the unit direction `dir`: horizon below the horizon, zenith above (the
+// square root of the elevation's sine: a gradient that stays pale near the horizon)
 vec3 SkyColor(vec3 dir) {
   float elevation = clamp(dot(dir, frame.up.xyz), 0.0, 1.0);
-  return mix(kSkyHorizon, kSkyZenith, pow(elevation, 0.55));
+  return mix(kSkyHorizon, kSkyZenith, sqrt(elevation));
 }
 
-// fraction of the key light reaching world point `p` with unit normal `n`: 12 comparison taps on
-// a Poisson disk of radius params.z (each tap bilinear where the device filters depth), for a soft
-// penumbra without banding; 1 outside the map
+// fraction of the key light reaching world point `p` with unit normal `n`: the centre tap and
+// kShadowTaps comparison taps on a Poisson disk of radius params.z (each tap bilinear where the
+// device filters depth), for a soft penumbra without banding; 1 outside the map. Specialization
+// constant 1 (DeviceContext::quality): 12, or 0 on software rasterizers (lavapipe) in the studio,
+// where each tap costs about a millisecond per frame over the ground alone, so shadows get the
+// bilinear tap's hard edge.
 const vec2 kPoissonDisk[12] = vec2[](
     vec2(-0.326, -0.406), vec2(-0.840, -0.074), vec2(-0.696, 0.457), vec2(-0.203, 0.621),
     vec2(0.962, -0.195), vec2(0.473, -0.480), vec2(0.519, 0.767), vec2(0.185, -0.893),
     vec2(0.507, 0.064), vec2(0.896, 0.412), vec2(-0.322, -0.933), vec2(-0.792, -0.598));
+
+layout(constant_id = 1) const int kShadowTaps = 12;
 
 float KeyLightVisibility(vec3 p, vec3 n) {
   if (shadow.params.x < 0.5) return 1.0;
@@ -55,10 +62,10 @@ float KeyLightVisibility(vec3 p, vec3 n) {
   // receivers beyond the casters' far side compare at the far plane
   float depth = min(clip.z, 1.0);
   float lit = texture(shadow_map, vec3(uv, depth));
-  for (int i = 0; i < 12; ++i) {
+  for (int i = 0; i < kShadowTaps; ++i) {
     lit += texture(shadow_map, vec3(uv + kPoissonDisk[i] * shadow.params.z, depth));
   }
-  return lit / 13.0;
+  return lit / float(kShadowTaps + 1);
 }
 
 // lit colour of a surface point with albedo `albedo`, unit normal `n` at world position `p`
@@ -77,11 +84,21 @@ vec3 Shade(vec3 albedo, vec3 n, vec3 p) {
   return albedo * (ambient + kKeyColor * key + vec3(fill)) + kKeyColor * specular;
 }
 
+// Shade without the camera-dependent terms (fill light, specular): the ground
+vec3 ShadeMatte(vec3 albedo, vec3 n, vec3 p) {
+  float hemisphere = 0.5 + 0.5 * dot(n, frame.up.xyz);
+  vec3 ambient = mix(kAmbientGround, kAmbientSky, hemisphere);
+  float key = max(dot(n, frame.light_dir.xyz), 0.0);
+  if (key > 0.0) key *= KeyLightVisibility(p, n);
+  return albedo * (ambient + kKeyColor * key);
+}
+
 // aerial perspective: blends far surfaces into the horizon colour (hides the ground's edge)
+// (on squared distances, which saves a square root per pixel)
 vec3 ApplyHaze(vec3 color, vec3 p) {
   float start = frame.light_dir.w;
-  float distance = length(p - frame.eye.xyz);
-  float haze = smoothstep(start, 4.0 * start, distance);
+  vec3 d = p - frame.eye.xyz;
+  float haze = smoothstep(start * start, 16.0 * start * start, dot(d, d));
   return mix(color, kSkyHorizon, haze);
 }
 

@@ -114,5 +114,16 @@ TEST(Meshes, PlaneScaleCarriesHalfSizeAndGridCell) {
   EXPECT_EQ(MeshScale(ShapeType::kNone, {1, 1, 1}), (std::array<float, 4>{0, 0, 0, 0}));
 }
 
+TEST(Meshes, ArrowStretchesItsShaftAndKeepsItsHead) {
+  const MeshData arrow = MakeArrowMesh(16);
+  // shaft radius 0.01, shaft 0.3 long: the head adds kArrowHeadLength radii
+  const std::array<float, 4> scale = {0.01f, 0.01f, 0.01f, 0.3f};
+  ExpectWellFormed(arrow, scale, "arrow");
+  const Eigen::AlignedBox3f box = Bounds(arrow, scale);
+  EXPECT_NEAR(box.min().z(), 0.0f, 1e-6f);
+  EXPECT_NEAR(box.max().z(), 0.3f + kArrowHeadLength * 0.01f, 1e-6f);
+  EXPECT_NEAR(box.max().x(), kArrowHeadRadius * 0.01f, 1e-6f);
+}
+
 }  // namespace
 }  // namespace sim::render

@@ -18,6 +18,7 @@
 #include "render/offscreen_renderer.h"
 #include "render/vk/vk_check.h"
 #include "tests/render/image_checks.h"
+#include "tests/render/render_test_util.h"
 #include "tests/support/run_command.h"
 
 namespace sim::render {
@@ -29,6 +30,9 @@ using image_checks::PixelAt;
 using image_checks::PixelStdDev;
 using image_checks::Rgb;
 using image_checks::RowSpread;
+using render_test::ImageDifference;
+using render_test::MakeRenderer;
+using render_test::MakeShape;
 using ::testing::HasSubstr;
 
 constexpr int kWidth = 320;
@@ -42,34 +46,6 @@ constexpr int kGroundDifferent = 20;
 constexpr int kUniformRow = 3;
 // a picture with objects spreads its pixel values well beyond this; plain sky stays near 0
 constexpr double kMinStdDev = 8.0;
-
-// the renderer, or nullptr with `skip_reason` set when the machine has no Vulkan driver at all
-std::unique_ptr<OffscreenRenderer> MakeRenderer(int width, int height, int samples,
-                                                bool shader_srgb, std::string* skip_reason) {
-  try {
-    return std::make_unique<OffscreenRenderer>(width, height, samples, shader_srgb);
-  } catch (const DeviceError& e) {
-    if (std::string(e.what()).find("no Vulkan driver found") == std::string::npos) throw;
-    *skip_reason = e.what();
-    return nullptr;
-  }
-}
-
-
-VisualShape MakeShape(ShapeType type, std::array<float, 3> size, const Eigen::Vector3f& p_W,
-                      std::array<float, 4> color,
-                      const Eigen::Matrix3f& R_WS = Eigen::Matrix3f::Identity()) {
-  VisualShape shape;
-  shape.type = type;
-  shape.size = size;
-  shape.color = color;
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c) shape.X_WS[r * 4 + c] = R_WS(r, c);
-    shape.X_WS[r * 4 + 3] = p_W[r];
-  }
-  return shape;
-}
-
 
 VisualShape Ground() {
   return MakeShape(ShapeType::kPlane, {kPlaneDrawHalfSize, kPlaneGridCell, 0},
@@ -93,23 +69,7 @@ VisualFrame GroundBoxAndSphere() {
 
 Eigen::Vector2f Project(const OrbitCamera& camera, const Eigen::Vector3f& p_W, int width = kWidth,
                         int height = kHeight) {
-  const std::optional<Eigen::Vector2f> pixel =
-      camera.ProjectToPixel(p_W.cast<double>(), width, height);
-  EXPECT_TRUE(pixel.has_value());
-  return pixel.value_or(Eigen::Vector2f::Zero());
-}
-
-
-// mean and maximum absolute channel difference of two images of the same size
-std::pair<double, int> ImageDifference(const Image& a, const Image& b) {
-  double sum = 0;
-  int max = 0;
-  for (std::size_t i = 0; i < a.rgba.size(); ++i) {
-    const int d = std::abs(static_cast<int>(a.rgba[i]) - static_cast<int>(b.rgba[i]));
-    sum += d;
-    max = std::max(max, d);
-  }
-  return {sum / static_cast<double>(a.rgba.size()), max};
+  return render_test::Project(camera, p_W, width, height);
 }
 
 

@@ -1,7 +1,8 @@
 // `contact-sim render` as a user runs it, without a display: renders scenes/default.json to a PNG,
 // then checks the picture against the scene's own camera math: every shape's centre shows that
 // shape's colour and not the sky, and the open ground differs from the sky; with --steps, renders
-// the simulated state. Skips without a Vulkan driver.
+// the simulated state; --view contacts draws markers at the contacts the same simulation finds;
+// --view structure is refused as not available yet. Skips without a Vulkan driver.
 
 #include <algorithm>
 #include <cmath>
@@ -12,9 +13,11 @@
 #include <gtest/gtest.h>
 
 #include "engine/io/scene_file.h"
+#include "engine/step/pipeline.h"
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 #include "render/png_io.h"
+#include "render/scene_markers.h"
 #include "tests/render/image_checks.h"
 #include "tests/support/run_command.h"
 
@@ -76,6 +79,36 @@ bool MayBeHidden(const VisualFrame& frame, std::size_t s, const Vec3& eye) {
 }
 
 
+// `contact-sim render SCENE ARGUMENTS` into a temporary PNG, run without a display as a user
+// would; `skip` is set when the machine has no Vulkan driver
+struct CliRender {
+  CommandResult result;
+  Image image;
+  std::string skip;
+};
+CliRender RenderWithCli(const std::string& scene, const std::string& arguments,
+                        const std::string& name) {
+  CliRender render;
+  const std::string out = ::testing::TempDir() + "/" + name + ".png";
+  std::remove(out.c_str());
+  render.result =
+      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
+                     "/bin/contact-sim render " + scene + " " + arguments + " --out " + out,
+                 out + ".log");
+  if (render.result.exit_code != 0 &&
+      render.result.output.find("no Vulkan driver found") != std::string::npos) {
+    render.skip = render.result.output;
+    return render;
+  }
+  std::string error;
+  if (render.result.exit_code == 0 && !ReadPng(out, &render.image, &error)) {
+    ADD_FAILURE() << out << ": " << error;
+  }
+  std::remove(out.c_str());
+  return render;
+}
+
+
 // index of the largest of three values
 template <typename T>
 int DominantChannel(const T& c) {
@@ -85,21 +118,12 @@ int DominantChannel(const T& c) {
 
 TEST(RenderCli, DefaultSceneShowsEveryShapeWhereTheCameraProjectsIt) {
   const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
-  const std::string out = ::testing::TempDir() + "/render_cli_default.png";
-  std::remove(out.c_str());
-  const CommandResult result =
-      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
-                     "/bin/contact-sim render " + scene_path + " --out " + out + " --width " +
-                     std::to_string(kWidth) + " --height " + std::to_string(kHeight),
-                 out + ".log");
-  if (result.exit_code != 0 && result.output.find("no Vulkan driver found") != std::string::npos) {
-    GTEST_SKIP() << result.output;
-  }
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-
-  Image image;
-  std::string error;
-  ASSERT_TRUE(ReadPng(out, &image, &error)) << out << ": " << error;
+  const CliRender render = RenderWithCli(
+      scene_path, "--width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight),
+      "render_cli_default");
+  if (!render.skip.empty()) GTEST_SKIP() << render.skip;
+  ASSERT_EQ(render.result.exit_code, 0) << render.result.output;
+  const Image& image = render.image;
   ASSERT_EQ(image.width, kWidth);
   ASSERT_EQ(image.height, kHeight);
   EXPECT_GT(PixelStdDev(image), kMinStdDev);
@@ -137,37 +161,111 @@ TEST(RenderCli, DefaultSceneShowsEveryShapeWhereTheCameraProjectsIt) {
   const auto ground_pixel = camera.ProjectToPixel(ground_point, kWidth, kHeight);
   ASSERT_TRUE(ground_pixel.has_value());
   EXPECT_GT(ColorDistance(PixelAt(image, *ground_pixel), sky), kGroundDifferent);
-  std::remove(out.c_str());
 }
 
 
 TEST(RenderCli, StepsSimulateBeforeRendering) {
   // 10 steps of the scene's dt: the render shows the state at t = 10 dt, not the initial one
   const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
-  const std::string out = ::testing::TempDir() + "/render_cli_steps.png";
-  std::remove(out.c_str());
-  const CommandResult result =
-      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
-                     "/bin/contact-sim render " + scene_path + " --steps 10 --out " + out +
-                     " --width 320 --height 200",
-                 out + ".log");
-  if (result.exit_code != 0 && result.output.find("no Vulkan driver found") != std::string::npos) {
-    GTEST_SKIP() << result.output;
-  }
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const CliRender render =
+      RenderWithCli(scene_path, "--steps 10 --width 320 --height 200", "render_cli_steps");
+  if (!render.skip.empty()) GTEST_SKIP() << render.skip;
+  ASSERT_EQ(render.result.exit_code, 0) << render.result.output;
+  const CommandResult& result = render.result;
   Expected<io::Scene> scene = io::LoadScene(scene_path);
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   char time[64];
   std::snprintf(time, sizeof(time), "t = %.6g s", 10 * scene->model->options.solver.dt);
   EXPECT_NE(result.output.find(time), std::string::npos) << result.output;
 
-  Image image;
-  std::string error;
-  ASSERT_TRUE(ReadPng(out, &image, &error)) << out << ": " << error;
-  EXPECT_EQ(image.width, 320);
-  EXPECT_EQ(image.height, 200);
-  EXPECT_GT(PixelStdDev(image), kMinStdDev);
-  std::remove(out.c_str());
+  EXPECT_EQ(render.image.width, 320);
+  EXPECT_EQ(render.image.height, 200);
+  EXPECT_GT(PixelStdDev(render.image), kMinStdDev);
+}
+
+
+TEST(RenderCli, ContactsViewDrawsMarkersAtTheSimulatedContacts) {
+  // the CLI steps the scene's own solver 30 times; the same steps here give the same contacts
+  constexpr int kSteps = 30;
+  const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
+  const CliRender render =
+      RenderWithCli(scene_path,
+                    "--steps " + std::to_string(kSteps) + " --view contacts --width " +
+                        std::to_string(kWidth) + " --height " + std::to_string(kHeight),
+                    "render_cli_contacts");
+  if (!render.skip.empty()) GTEST_SKIP() << render.skip;
+  ASSERT_EQ(render.result.exit_code, 0) << render.result.output;
+  const Image& image = render.image;
+
+  Expected<io::Scene> scene = io::LoadScene(scene_path);
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  auto simulation =
+      Simulation::Create(scene->model, scene->initial_state, scene->model->options.solver.name);
+  ASSERT_TRUE(simulation.ok());
+  for (int i = 0; i < kSteps; ++i) simulation.value()->Step();
+  const VisualFrame frame =
+      MakeVisualFrame(*scene->model, simulation.value()->state(), simulation.value()->contacts());
+  const OrbitCamera camera(scene->model->camera, scene->model->options.up);
+  // a marker colour (normal arrow blue, stick green, slip orange) within 2 px of every loaded
+  // contact point: its point marker, seen through the see-through bodies
+  const auto is_marker = [](const Rgb& c) {
+    const bool blue = c[2] > c[0] + 30 && c[2] > c[1] + 10;
+    const bool green = c[1] > c[0] + 30 && c[1] > c[2] + 30;
+    const bool orange = c[0] > c[1] + 30 && c[0] > c[2] + 30;
+    return blue || green || orange;
+  };
+  int loaded = 0, marked = 0;
+  for (const VisualContact& contact : frame.contacts) {
+    if (contact.normal_force <= 0) continue;
+    ++loaded;
+    const auto pixel = camera.ProjectToPixel(
+        Vec3(contact.point[0], contact.point[1], contact.point[2]), kWidth, kHeight);
+    ASSERT_TRUE(pixel.has_value());
+    bool found = false;
+    for (int dy = -2; dy <= 2 && !found; ++dy) {
+      for (int dx = -2; dx <= 2 && !found; ++dx) {
+        found = is_marker(
+            PixelAt(image, static_cast<int>(pixel->x()) + dx, static_cast<int>(pixel->y()) + dy));
+      }
+    }
+    marked += found;
+  }
+  EXPECT_GE(loaded, 10) << "the default scene rests on many contacts";
+  EXPECT_EQ(marked, loaded);
+}
+
+
+TEST(RenderCli, StrainViewDrawsTheSoftBodyAndItsColourBar) {
+  // the soft ball under its lid after a few steps, in the strain view and the shaded one
+  const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/tests/data/render/soft_press.json";
+  const std::string size = " --steps 2 --width 480 --height 270";
+  const CliRender strain = RenderWithCli(scene_path, "--view strain" + size, "render_cli_strain");
+  if (!strain.skip.empty()) GTEST_SKIP() << strain.skip;
+  ASSERT_EQ(strain.result.exit_code, 0) << strain.result.output;
+  EXPECT_NE(strain.result.output.find("strain view"), std::string::npos);
+  EXPECT_NE(strain.result.output.find("1 soft bodies"), std::string::npos);
+  const CliRender shaded = RenderWithCli(scene_path, "--view shaded" + size, "render_cli_shaded");
+  ASSERT_EQ(shaded.result.exit_code, 0) << shaded.result.output;
+  // the colour bar's corner differs between the two pictures; the sky above does not
+  int changed = 0;
+  for (int y = 270 / 2; y < 270; ++y) {
+    for (int x = 480 * 3 / 4; x < 480; ++x) {
+      changed += ColorDistance(PixelAt(strain.image, x, y), PixelAt(shaded.image, x, y)) > 40;
+    }
+  }
+  EXPECT_GT(changed, 500);
+  EXPECT_LT(ColorDistance(PixelAt(strain.image, 240, 2), PixelAt(shaded.image, 240, 2)), 4);
+}
+
+
+TEST(RenderCli, StructureViewIsNotAvailableYet) {
+  const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
+  const std::string out = ::testing::TempDir() + "/render_cli_structure.png";
+  const CommandResult result = RunCommand(std::string(SIM_BINARY_DIR) + "/bin/contact-sim render " +
+                                              scene_path + " --view structure --out " + out,
+                                          out + ".log");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("not available yet"), std::string::npos) << result.output;
 }
 
 }  // namespace

@@ -3,7 +3,12 @@
 
 #include <cmath>
 
+#include <random>
+
 #include <gtest/gtest.h>
+
+#include "engine/state/state.h"
+#include "tests/support/tet_block.h"
 
 namespace sim {
 namespace {
@@ -48,6 +53,45 @@ TEST(StrainMeasuresTest, InvertedTetHasNegativeVolumeRatio) {
   const TetStrain strain = CalcTetStrain(rest, x, 1e5, 0.3);
   EXPECT_NEAR(strain.volumetric, -1.5, kTolerance);
   EXPECT_LT(strain.stretches[2], 0);
+}
+
+TEST(StrainMeasuresTest, NodeStrainIsTheVolumeWeightedMeanOfTetStrains) {
+  // CalcSoftBodyNodeStrain skips the SVD (it runs every rendered frame); its per-node values must
+  // equal the rest-volume-weighted mean of CalcTetStrain over the tets around each node
+  Model model;
+  State state;
+  test_support::AddTetBlock(&model, &state, "block", Vec3::Zero(), Vec3(1, 0.5, 0.5), {2, 1, 1});
+  SoftBody& body = model.soft_bodies[0];
+  body.youngs_modulus = 2e5;
+  body.poisson_ratio = 0.4;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<Real> jitter(-0.08, 0.08);
+  for (Vec3& x : state.particle_x_W) x += Vec3(jitter(random), jitter(random), jitter(random));
+  std::vector<float> volumetric, von_mises;
+  CalcSoftBodyNodeStrain(model, state, 0, &volumetric, &von_mises);
+
+  std::vector<Real> sum_volumetric(body.particle_count, 0), sum_von_mises(body.particle_count, 0),
+      weight(body.particle_count, 0);
+  for (const auto& tet : body.tets) {
+    std::array<Vec3, 4> rest, x;
+    for (int k = 0; k < 4; ++k) {
+      rest[k] = body.rest_positions[tet[k]];
+      x[k] = state.particle_x_W[tet[k]];
+    }
+    const TetStrain strain = CalcTetStrain(rest, x, body.youngs_modulus, body.poisson_ratio);
+    const Real volume = TetSignedVolume(rest[0], rest[1], rest[2], rest[3]);
+    for (int node : tet) {
+      sum_volumetric[node] += volume * strain.volumetric;
+      sum_von_mises[node] += volume * strain.von_mises;
+      weight[node] += volume;
+    }
+  }
+  for (int i = 0; i < body.particle_count; ++i) {
+    // float output: 1e-6 relative
+    EXPECT_NEAR(volumetric[i], sum_volumetric[i] / weight[i], 1e-6) << "node " << i;
+    EXPECT_NEAR(von_mises[i], sum_von_mises[i] / weight[i], 1e-6 * body.youngs_modulus)
+        << "node " << i;
+  }
 }
 
 }  // namespace

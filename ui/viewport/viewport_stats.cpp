@@ -60,9 +60,23 @@ void DrawStatsOverlay(const StatsOverlayInfo& info) {
     Label("Step");
     ImGui::SameLine(value_x);
     ImGui::Text("%llu", static_cast<unsigned long long>(info.sim_step));
+    Label("Record");
+    ImGui::SameLine(value_x);
+    ImGui::Text("%.2f ms", info.render_cpu_ms);
     Label("Shapes");
     ImGui::SameLine(value_x);
-    ImGui::Text("%d", info.shape_count);
+    ImGui::Text("%d  meshes %d", info.shape_count, info.mesh_count);
+    if (info.soft_body_count > 0) {
+      Label("Soft");
+      ImGui::SameLine(value_x);
+      ImGui::Text("%d", info.soft_body_count);
+    }
+    Label("Contacts");
+    ImGui::SameLine(value_x);
+    ImGui::Text("%d", info.contact_count);
+    Label("View");
+    ImGui::SameLine(value_x);
+    ImGui::TextUnformatted(info.view.c_str());
     Label("MSAA");
     ImGui::SameLine(value_x);
     if (info.samples > 1) {

@@ -39,6 +39,12 @@ struct StatsOverlayInfo {
   std::uint64_t sim_step = 0;  ///< steps taken by the drawn frame
   int shape_count = 0;         ///< shapes in the drawn frame
   int samples = 1;             ///< MSAA samples of the viewport
+  // appended for the render views
+  int mesh_count = 0;        ///< mesh instances in the drawn frame
+  int soft_body_count = 0;   ///< soft bodies in the drawn frame
+  int contact_count = 0;     ///< contacts in the drawn frame
+  double render_cpu_ms = 0;  ///< CPU time preparing and recording the last frame [ms]
+  std::string view;          ///< view mode name ("shaded", ...)
 };
 
 /// Draws the stats box with ImGui; call between ImGui::NewFrame() and ImGui::Render().

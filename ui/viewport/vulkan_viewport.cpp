@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <QCursor>
+#include <QElapsedTimer>
 #include <QFocusEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -16,6 +17,7 @@
 
 #include <imgui.h>
 
+#include "render/hud.h"
 #include "render/overlay_renderer.h"
 #include "render/scene_renderer.h"
 
@@ -89,6 +91,9 @@ void ViewportRenderer::startNextFrame() {
   const std::uint32_t slot = static_cast<std::uint32_t>(window.currentFrame());
   const std::shared_ptr<const VisualFrame> frame = window.LatestFrame();
   VkCommandBuffer cmd = window.currentCommandBuffer();
+  QElapsedTimer cpu_time;
+  cpu_time.start();
+  bool options_edited = false;
 
   // outside the pass: upload this slot's camera and instances, render the shadow map, build the
   // overlay's draw lists
@@ -97,7 +102,7 @@ void ViewportRenderer::startNextFrame() {
   bool imgui_frame_open = false;
   try {
     if (draw_scene) {
-      scene_->Prepare(slot, *frame, window.camera(), extent);
+      scene_->Prepare(slot, *frame, window.camera(), extent, window.render_options_);
       scene_->RecordShadowPass(cmd, slot);
     }
     if (overlay_ != nullptr) {
@@ -108,6 +113,8 @@ void ViewportRenderer::startNextFrame() {
       if (window.overlay_visible_) {
         DrawStatsOverlay(window.MakeStatsInfo(*frame));
         if (window.scene_name_.isEmpty() && frame->shapes.empty()) DrawNoSceneHint();
+        options_edited = render::DrawViewControls(&window.render_options_);
+        render::DrawLegends(*frame, window.render_options_, window.camera());
       }
       ImGui::Render();
       imgui_frame_open = false;
@@ -146,11 +153,13 @@ void ViewportRenderer::startNextFrame() {
     failed_ = true;
   }
   vk->vkCmdEndRenderPass(cmd);
+  window.render_cpu_ms_ = 1e-6 * static_cast<double>(cpu_time.nsecsElapsed());
 
   // hand the frame over, keep rendering continuously
   window.frameReady();
   window.requestUpdate();
   window.OnFrameRendered();
+  if (options_edited) window.OnRenderOptionsEdited();
 }
 
 
@@ -160,8 +169,24 @@ VulkanViewport::VulkanViewport(QVulkanInstance* instance)
   setFlags(QVulkanWindow::PersistentResources);
   // sRGB swapchain: shaders output linear colour and blending/MSAA resolve happen in linear space
   setPreferredColorFormats({VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_SRGB});
-  // 4x MSAA where offered (lavapipe and every desktop GPU do); 1x otherwise
-  if (supportedSampleCounts().contains(4)) setSampleCount(4);
+  setSampleCount(ChooseSampleCount());
+}
+
+
+int VulkanViewport::ChooseSampleCount() {
+  // CONTACT_STUDIO_MSAA=N asks for N samples when the device offers them
+  const QList<int> supported = supportedSampleCounts();
+  bool ok = false;
+  const int asked = qEnvironmentVariableIntValue("CONTACT_STUDIO_MSAA", &ok);
+  if (ok) return supported.contains(asked) ? asked : 1;
+  // 4x where offered (every desktop GPU), except on software rasterizers (lavapipe), where it
+  // costs about as much as the rest of the frame (render_bench) and would drop the view below
+  // interactive rates
+  // (QVulkanWindow uses the first physical device unless told otherwise)
+  const QList<VkPhysicalDeviceProperties> devices = availablePhysicalDevices();
+  const bool software =
+      !devices.isEmpty() && devices.front().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return !software && supported.contains(4) ? 4 : 1;
 }
 
 
@@ -189,6 +214,15 @@ std::shared_ptr<const VisualFrame> VulkanViewport::LatestFrame() const {
 
 
 void VulkanViewport::SetSceneName(const QString& name) { scene_name_ = name; }
+
+
+void VulkanViewport::SetRenderOptions(const render::RenderOptions& options) {
+  render_options_ = options;
+  emit RenderOptionsChanged();
+}
+
+
+void VulkanViewport::OnRenderOptionsEdited() { emit RenderOptionsChanged(); }
 
 
 void VulkanViewport::SetHomeCamera(const OrbitCamera& camera) { camera_.SetHome(camera); }
@@ -226,6 +260,11 @@ StatsOverlayInfo VulkanViewport::MakeStatsInfo(const VisualFrame& frame) const {
   info.sim_step = frame.step;
   info.shape_count = static_cast<int>(frame.shapes.size());
   info.samples = sampleCountFlagBits() > VK_SAMPLE_COUNT_1_BIT ? sampleCountFlagBits() : 1;
+  info.mesh_count = static_cast<int>(frame.mesh_instances.size());
+  info.soft_body_count = static_cast<int>(frame.soft_bodies.size());
+  info.contact_count = static_cast<int>(frame.contacts.size());
+  info.render_cpu_ms = render_cpu_ms_;
+  info.view = render::ViewModeName(render_options_.view);
   return info;
 }
 
@@ -283,6 +322,16 @@ void VulkanViewport::keyPressEvent(QKeyEvent* event) {
   if (!imgui_input_.WantsKeyboard() && event->key() == Qt::Key_F &&
       event->modifiers() == Qt::NoModifier) {
     camera_.Reset();
+    event->accept();
+    return;
+  }
+  // V: shaded -> strain -> contacts -> shaded
+  if (!imgui_input_.WantsKeyboard() && event->key() == Qt::Key_V &&
+      event->modifiers() == Qt::NoModifier) {
+    render::RenderOptions options = render_options_;
+    options.view = static_cast<render::ViewMode>((static_cast<int>(options.view) + 1) %
+                                                 render::kViewModeCount);
+    SetRenderOptions(options);
     event->accept();
     return;
   }

@@ -1,9 +1,10 @@
 // VulkanViewport: the studio's 3D view. A QVulkanWindow (embedded in the main window with
 // QWidget::createWindowContainer) whose renderer draws the latest VisualFrame with
 // sim::render::SceneRenderer and the ImGui stats overlay with sim::render::OverlayRenderer, every
-// frame (continuous rendering). Mouse: left-drag orbits; right-, middle- or shift+left-drag pans;
-// the wheel zooms; F resets the camera. ImGui gets every event first and keeps the mouse when it is
-// over one of its windows.
+// frame (continuous rendering), in the view mode and with the markers of its RenderOptions, which
+// the overlay's View panel and the host's menus edit. Mouse: left-drag orbits; right-, middle- or
+// shift+left-drag pans; the wheel zooms; F resets the camera; V cycles the view mode. ImGui gets
+// every event first and keeps the mouse when it is over one of its windows.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
+#include "render/render_options.h"
 #include "ui/viewport/camera_controller.h"
 #include "ui/viewport/imgui_qt_input.h"
 #include "ui/viewport/viewport_stats.h"
@@ -28,8 +30,9 @@ class VulkanViewport : public QVulkanWindow {
   Q_OBJECT
 
  public:
-  /// `instance` must be created and outlive the viewport. Asks for 4× MSAA when the device offers
-  /// it and for an sRGB swapchain (linear shading, correct blending), and keeps GPU resources while
+  /// `instance` must be created and outlive the viewport. Asks for 4× MSAA on GPUs that offer it
+  /// (none on software rasterizers such as lavapipe, for speed; CONTACT_STUDIO_MSAA=N overrides)
+  /// and for an sRGB swapchain (linear shading, correct blending), and keeps GPU resources while
   /// the window is hidden.
   explicit VulkanViewport(QVulkanInstance* instance);
   ~VulkanViewport() override;
@@ -49,6 +52,12 @@ class VulkanViewport : public QVulkanWindow {
   /// Moves the camera back to the home view.
   void ResetCamera();
   const OrbitCamera& camera() const { return camera_.camera(); }
+
+  /// How the scene is drawn: view mode (shaded, strain, contacts), legends, collision geometry,
+  /// joint frames, centres of mass, shadows. The overlay's View panel edits the same options and
+  /// emits RenderOptionsChanged. GUI thread.
+  void SetRenderOptions(const render::RenderOptions& options);
+  const render::RenderOptions& render_options() const { return render_options_; }
 
   void SetOverlayVisible(bool visible) { overlay_visible_ = visible; }
   bool overlay_visible() const { return overlay_visible_; }
@@ -71,6 +80,8 @@ class VulkanViewport : public QVulkanWindow {
   void FrameRendered(quint64 count);
   /// Creating or using the renderer failed; the viewport keeps clearing to the sky colour.
   void RenderError(const QString& message);
+  /// The render options changed (View panel, V key or SetRenderOptions); read render_options().
+  void RenderOptionsChanged();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -90,6 +101,8 @@ class VulkanViewport : public QVulkanWindow {
   void OnFrameRendered();
   void OnRenderError(const QString& message);
   StatsOverlayInfo MakeStatsInfo(const VisualFrame& frame) const;
+  int ChooseSampleCount();
+  void OnRenderOptionsEdited();
   void UpdateCursor();
 
   mutable std::mutex frame_mutex_;  // guards latest_frame_ only
@@ -98,6 +111,8 @@ class VulkanViewport : public QVulkanWindow {
   CameraController camera_;
   QString scene_name_;
   bool overlay_visible_ = true;
+  render::RenderOptions render_options_;
+  double render_cpu_ms_ = 0;  // CPU time of the last startNextFrame's preparing and recording
 
   ImGuiQtInput imgui_input_;
   FrameRateMeter frame_rate_;

@@ -1,0 +1,66 @@
+// Markers the viewer draws over the scene, as instances of the unit arrow and sphere meshes:
+// contact points with normal and friction force arrows (contacts view), joint frames, centres of
+// mass and the mouse drag spring. Sizes follow the view (a fraction of its height at the camera
+// target) so markers stay readable at any zoom; force arrows scale linearly with force, the
+// frame's largest force drawn RenderOptions::arrow_length long. CPU only (tests check it without
+// a device).
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "engine/visual/camera.h"
+#include "engine/visual/visual_frame.h"
+#include "render/render_options.h"
+
+namespace sim::render {
+
+/// The unit mesh a marker is drawn with.
+enum class MarkerMesh { kArrow = 0, kSphere };
+
+struct Marker {
+  MarkerMesh mesh = MarkerMesh::kSphere;
+  /// Marker-to-world transform, row-major 3×4 [R | p] (p in m); an arrow points along its z.
+  std::array<float, 12> X_WM = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+  std::array<float, 4> scale = {1, 1, 1, 0};  ///< as MeshScale (arrow: r, r, r, shaft length)
+  std::array<float, 4> color = {1, 1, 1, 1};  ///< linear RGBA
+};
+
+// marker colours (linear RGB)
+inline constexpr std::array<float, 3> kNormalForceColor = {0.05f, 0.30f, 1.00f};  // blue
+inline constexpr std::array<float, 3> kStickColor = {0.05f, 0.75f, 0.10f};        // green
+inline constexpr std::array<float, 3> kSlipColor = {1.00f, 0.22f, 0.02f};         // orange-red
+inline constexpr std::array<float, 3> kInactiveContactColor = {0.35f, 0.35f, 0.35f};
+inline constexpr std::array<float, 3> kDragColor = {0.95f, 0.05f, 0.80f};  // magenta
+inline constexpr std::array<float, 3> kComColor = {1.00f, 0.80f, 0.02f};   // yellow
+inline constexpr std::array<float, 3> kJointAxisColor = {1.00f, 0.85f, 0.10f};
+
+// marker sizes as fractions of the view height at the camera target
+inline constexpr float kArrowRadiusPerView = 0.0035f;
+inline constexpr float kContactPointRadiusPerView = 0.008f;
+inline constexpr float kJointAxisLengthPerView = 0.05f;
+inline constexpr float kComRadiusPerView = 0.008f;
+
+/// Height of the view at the camera's target, 2·d·tan(fov/2) [m].
+float ViewHeightAtTarget(const OrbitCamera& camera);
+
+/// Force-to-length scale of the contact arrows [m/N], and the force it was fitted to [N] (the
+/// largest normal or friction force of the frame; 0 when there is none).
+struct ForceScale {
+  float meters_per_newton = 0;
+  float max_force = 0;
+};
+ForceScale ComputeForceScale(const VisualFrame& frame, const RenderOptions& options,
+                             float view_height);
+
+/// An arrow from `from` along unit `direction`, `length` [m] long (head included) with shaft
+/// radius `radius` [m] (thinned so the head never exceeds the length).
+Marker MakeArrowMarker(const std::array<float, 3>& from, const std::array<float, 3>& direction,
+                       float length, float radius, const std::array<float, 3>& color);
+
+/// Appends the markers of `frame` that `options` asks for (contacts in the contacts view, joint
+/// frames, centres of mass, the drag spring when active) to `markers`.
+void BuildMarkers(const VisualFrame& frame, const RenderOptions& options, float view_height,
+                  std::vector<Marker>* markers);
+
+}  // namespace sim::render

@@ -1,0 +1,246 @@
+// The renderer's CPU side, without a device: view-mode names, the strain colour maps and their
+// fitted ranges, the markers (arrow geometry, what each view and toggle adds, the force scale),
+// texture mip chains and image file dispatch.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <Eigen/Geometry>
+
+#include "render/gpu_assets.h"
+#include "render/image_file.h"
+#include "render/meshes.h"
+#include "render/png_io.h"
+#include "render/render_options.h"
+#include "render/scene_markers.h"
+#include "render/strain_colors.h"
+
+namespace sim::render {
+namespace {
+
+Eigen::Vector3f Vec(const std::array<float, 3>& v) { return {v[0], v[1], v[2]}; }
+
+
+TEST(RenderOptionsTest, ViewModesRoundTripTheirNames) {
+  for (ViewMode mode : {ViewMode::kShaded, ViewMode::kStrain, ViewMode::kContacts}) {
+    EXPECT_EQ(ParseViewMode(ViewModeName(mode)), mode);
+  }
+  EXPECT_FALSE(ParseViewMode("structure").has_value());
+}
+
+
+VisualFrame FrameWithStrain(std::vector<float> volumetric, std::vector<float> von_mises) {
+  VisualFrame frame;
+  VisualSoftBody body;
+  body.volumetric_strain = std::move(volumetric);
+  body.von_mises = std::move(von_mises);
+  frame.soft_bodies.push_back(body);
+  return frame;
+}
+
+
+TEST(StrainColorsTest, DivergingMapIsBlueForCompressionRedForExpansionLightAtZero) {
+  const VisualFrame frame = FrameWithStrain({-0.1f, 0.0f, 0.05f}, {0, 0, 0});
+  const StrainLegend legend = ComputeStrainLegend(frame, RenderOptions());
+  // symmetric about zero, fitted to the largest magnitude (3 values: the 98 % quantile is it)
+  EXPECT_FLOAT_EQ(legend.min, -0.1f);
+  EXPECT_FLOAT_EQ(legend.max, 0.1f);
+  EXPECT_FLOAT_EQ(legend.data_min, -0.1f);
+  EXPECT_FLOAT_EQ(legend.data_max, 0.05f);
+  const auto blue = StrainColor(-0.1f, legend);
+  const auto red = StrainColor(0.1f, legend);
+  const auto middle = StrainColor(0.0f, legend);
+  EXPECT_GT(blue[2], blue[0] + 0.3f);
+  EXPECT_GT(red[0], red[2] + 0.3f);
+  // near-neutral and light at zero
+  EXPECT_LT(std::abs(middle[0] - middle[2]), 0.05f);
+  EXPECT_GT(middle[1], 0.6f);
+  // values beyond the range saturate at the ends
+  EXPECT_EQ(StrainColor(-5.0f, legend), blue);
+  EXPECT_EQ(StrainColor(std::nanf(""), legend), blue);
+}
+
+
+TEST(StrainColorsTest, FittedRangeIgnoresAFewOutliersAndHasAFloor) {
+  // 100 nodes at 2 % compression and one collapsed tet's node at −100 %
+  std::vector<float> values(100, -0.02f);
+  values.push_back(-1.0f);
+  const StrainLegend legend =
+      ComputeStrainLegend(FrameWithStrain(values, std::vector<float>(101, 0)), RenderOptions());
+  EXPECT_FLOAT_EQ(legend.max, 0.02f);
+  EXPECT_FLOAT_EQ(legend.data_min, -1.0f);
+  // a body at rest: the floor, so round-off stays white
+  const StrainLegend rest =
+      ComputeStrainLegend(FrameWithStrain({0, 1e-7f}, {0, 0}), RenderOptions());
+  EXPECT_FLOAT_EQ(rest.max, kMinVolumetricRange);
+  // a fixed range wins
+  RenderOptions fixed;
+  fixed.strain_range = 0.5f;
+  EXPECT_FLOAT_EQ(ComputeStrainLegend(FrameWithStrain(values, values), fixed).min, -0.5f);
+}
+
+
+TEST(StrainColorsTest, VonMisesMapRunsFromZeroAndIsLabelledInPascals) {
+  RenderOptions options;
+  options.strain_field = StrainField::kVonMises;
+  const StrainLegend legend =
+      ComputeStrainLegend(FrameWithStrain({0, 0, 0}, {0, 1500, 3000}), options);
+  EXPECT_FLOAT_EQ(legend.min, 0.0f);
+  EXPECT_FLOAT_EQ(legend.max, 3000.0f);
+  // light at zero, darker with stress
+  const auto low = StrainColor(0, legend);
+  const auto high = StrainColor(3000, legend);
+  EXPECT_GT(low[0] + low[1] + low[2], 2.0f);
+  EXPECT_LT(high[0] + high[1] + high[2], 0.6f);
+  EXPECT_EQ(FormatStrainValue(3000, legend), "3 kPa");
+  EXPECT_EQ(FormatStrainValue(2.5e6f, legend), "2.5 MPa");
+  EXPECT_EQ(FormatStrainValue(-0.032f, ComputeStrainLegend(VisualFrame{}, RenderOptions())),
+            "-3.20 %");
+}
+
+
+TEST(SceneMarkersTest, ArrowRunsFromItsStartAlongItsDirection) {
+  const std::array<float, 3> from = {1, 2, 3};
+  const Eigen::Vector3f direction = Eigen::Vector3f(1, 1, 0).normalized();
+  const Marker arrow = MakeArrowMarker(from, {direction.x(), direction.y(), direction.z()}, 0.5f,
+                                       0.01f, kNormalForceColor);
+  EXPECT_EQ(arrow.mesh, MarkerMesh::kArrow);
+  // the marker's z axis (third column) is the direction; the tip at shaft + head length
+  const Eigen::Vector3f z_axis(arrow.X_WM[2], arrow.X_WM[6], arrow.X_WM[10]);
+  EXPECT_TRUE(z_axis.isApprox(direction, 1e-5f));
+  EXPECT_FLOAT_EQ(arrow.scale[0], 0.01f);
+  EXPECT_NEAR(arrow.scale[3] + kArrowHeadLength * arrow.scale[0], 0.5f, 1e-6f);
+  EXPECT_EQ(Eigen::Vector3f(arrow.X_WM[3], arrow.X_WM[7], arrow.X_WM[11]), Vec(from));
+  // a short arrow thins so its head fits
+  const Marker stub = MakeArrowMarker(from, {0, 0, -1}, 0.02f, 0.01f, kNormalForceColor);
+  EXPECT_LE(stub.scale[3] + kArrowHeadLength * stub.scale[0], 0.02f + 1e-7f);
+  EXPECT_GT(stub.scale[3], 0.0f);
+}
+
+
+VisualFrame FrameWithContacts() {
+  VisualFrame frame;
+  VisualContact resting;
+  resting.normal_force = 20;
+  resting.friction_force = {0, 3, 0};
+  frame.contacts.push_back(resting);
+  VisualContact frictionless = resting;
+  frictionless.normal_force = 5;
+  frictionless.friction_force = {0, 0, 0};
+  frame.contacts.push_back(frictionless);
+  VisualContact separated;  // no force: a grey point only
+  frame.contacts.push_back(separated);
+  return frame;
+}
+
+
+TEST(SceneMarkersTest, ContactsViewDrawsPointsAndArrowsScaledByForce) {
+  const VisualFrame frame = FrameWithContacts();
+  RenderOptions options;
+  std::vector<Marker> markers;
+  BuildMarkers(frame, options, 2.0f, &markers);
+  EXPECT_TRUE(markers.empty()) << "the shaded view shows no contacts";
+  options.view = ViewMode::kContacts;
+  BuildMarkers(frame, options, 2.0f, &markers);
+  // point + normal + friction, point + normal, grey point
+  ASSERT_EQ(markers.size(), 6u);
+  EXPECT_EQ(markers[0].mesh, MarkerMesh::kSphere);
+  EXPECT_EQ(markers[1].mesh, MarkerMesh::kArrow);
+  EXPECT_EQ(markers[5].color[0], kInactiveContactColor[0]);
+  // the largest force (20 N) is drawn arrow_length · view height long; 5 N a quarter of that
+  const ForceScale scale = ComputeForceScale(frame, options, 2.0f);
+  EXPECT_FLOAT_EQ(scale.max_force, 20);
+  const auto length = [](const Marker& arrow) {
+    return arrow.scale[3] + kArrowHeadLength * arrow.scale[0];
+  };
+  EXPECT_NEAR(length(markers[1]), options.arrow_length * 2.0f, 1e-6f);
+  EXPECT_NEAR(length(markers[4]), 0.25f * options.arrow_length * 2.0f, 1e-6f);
+  EXPECT_NEAR(length(markers[2]), 3.0f / 20 * options.arrow_length * 2.0f, 1e-6f);
+}
+
+
+TEST(SceneMarkersTest, TogglesAddJointFramesCentresOfMassAndTheDragSpring) {
+  VisualFrame frame;
+  frame.bodies.resize(3);
+  frame.bodies[1].is_static = true;
+  frame.joints.resize(2);
+  frame.joints[0].type = JointType::kRevolute;
+  frame.joints[1].type = JointType::kFixed;
+  RenderOptions options;
+  std::vector<Marker> markers;
+  options.show_com = true;
+  BuildMarkers(frame, options, 1.0f, &markers);
+  EXPECT_EQ(markers.size(), 2u) << "static bodies have no marker";
+  markers.clear();
+  options.show_com = false;
+  options.show_joint_frames = true;
+  BuildMarkers(frame, options, 1.0f, &markers);
+  EXPECT_EQ(markers.size(), 3u + 1u + 3u) << "x, y, z axes, plus the revolute joint's axis";
+  markers.clear();
+  options.show_joint_frames = false;
+  frame.drag.active = true;
+  frame.drag.anchor = {0, 0, 0};
+  frame.drag.target = {0, 0, 1};
+  BuildMarkers(frame, options, 1.0f, &markers);
+  ASSERT_EQ(markers.size(), 2u);
+  EXPECT_EQ(markers[1].mesh, MarkerMesh::kArrow);
+  EXPECT_NEAR(markers[1].scale[3] + kArrowHeadLength * markers[1].scale[0], 1.0f, 1e-6f);
+}
+
+
+TEST(GpuAssetsTest, MipChainHalvesDownToOneTexelAndKeepsAUniformColour) {
+  Image image;
+  image.width = 2048;
+  image.height = 1000;
+  image.rgba.resize(2048 * 1000 * 4);
+  for (std::size_t i = 0; i < image.rgba.size(); i += 4) {
+    image.rgba[i] = 200, image.rgba[i + 1] = 100, image.rgba[i + 2] = 30, image.rgba[i + 3] = 255;
+  }
+  const std::vector<Image> levels = MakeMipChain(image, 1024);
+  ASSERT_FALSE(levels.empty());
+  EXPECT_EQ(levels[0].width, 1024);
+  EXPECT_EQ(levels[0].height, 500);
+  EXPECT_EQ(levels.back().width, 1);
+  EXPECT_EQ(levels.back().height, 1);
+  EXPECT_EQ(levels.size(), 11u);  // 1024 ... 1
+  for (const Image& level : levels) {
+    EXPECT_EQ(level.rgba.size(), static_cast<std::size_t>(level.width) * level.height * 4);
+    // a uniform colour stays itself through the linear-light average (±1 rounding)
+    EXPECT_NEAR(level.rgba[0], 200, 1);
+    EXPECT_NEAR(level.rgba[1], 100, 1);
+    EXPECT_NEAR(level.rgba[2], 30, 1);
+  }
+}
+
+
+TEST(ImageFileTest, ReadsByContentAndNamesWhatIsWrong) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "sim_image_file";
+  std::filesystem::create_directories(dir);
+  // a PNG under a .jpg name is still read as PNG
+  Image image;
+  image.width = image.height = 2;
+  image.rgba.assign(16, 128);
+  std::string error;
+  const std::string png = (dir / "really_a_png.jpg").string();
+  ASSERT_TRUE(WritePng(png, image, &error)) << error;
+  Image read;
+  EXPECT_TRUE(ReadImageFile(png, &read, &error)) << error;
+  EXPECT_EQ(read.width, 2);
+  // text, a truncated JPEG, a missing file
+  const std::string text = (dir / "text.png").string();
+  std::ofstream(text) << "not an image at all";
+  EXPECT_FALSE(ReadImageFile(text, &read, &error));
+  EXPECT_NE(error.find("unsupported image format"), std::string::npos) << error;
+  const std::string truncated = (dir / "truncated.jpg").string();
+  std::ofstream(truncated, std::ios::binary) << "\xFF\xD8\xFF\xE0 garbage";
+  EXPECT_FALSE(ReadImageFile(truncated, &read, &error));
+  EXPECT_NE(error.find("JPEG"), std::string::npos) << error;
+  EXPECT_FALSE(ReadImageFile((dir / "missing.png").string(), &read, &error));
+  EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace sim::render
