@@ -59,8 +59,9 @@ struct SetPacing {
 struct SetSubsteps {
   int substeps = 1;
 };
-/// A `--set` assignment ("solver.ncp=min", "gravity=0,0,-1", "materials.wood.friction=0.2") on
-/// lane `lane`, or on every lane when −1. The state carries over; the solver is rebuilt.
+/// A `--set` assignment ("solver.ncp=min", "gravity=0,0,-1", "materials.wood.friction=0.2"), or
+/// "solver.name=NAME" to switch solvers, on lane `lane`, or on every lane when −1. The state
+/// carries over; the solver is rebuilt.
 struct SetOverride {
   int lane = -1;
   std::string assignment;

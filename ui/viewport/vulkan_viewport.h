@@ -2,8 +2,9 @@
 // QWidget::createWindowContainer) whose renderer draws the latest VisualFrame with
 // sim::render::SceneRenderer and the ImGui stats overlay with sim::render::OverlayRenderer, every
 // frame (continuous rendering). Mouse: left-drag orbits; right-, middle- or shift+left-drag pans;
-// the wheel zooms; F resets the camera. ImGui gets every event first and keeps the mouse when it is
-// over one of its windows.
+// the wheel zooms; F resets the camera; a click or double click asks to pick, ctrl+left-drag to
+// pull with the mouse spring (signals; the main window turns them into simulation commands).
+// ImGui gets every event first and keeps the mouse when it is over one of its windows.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include "engine/visual/visual_frame.h"
 #include "ui/viewport/camera_controller.h"
 #include "ui/viewport/imgui_qt_input.h"
+#include "ui/viewport/pick_controller.h"
 #include "ui/viewport/viewport_stats.h"
 
 namespace sim::ui {
@@ -71,11 +73,17 @@ class VulkanViewport : public QVulkanWindow {
   void FrameRendered(quint64 count);
   /// Creating or using the renderer failed; the viewport keeps clearing to the sky colour.
   void RenderError(const QString& message);
+  /// Picking and the mouse spring, at cursor positions in logical pixels (PickController).
+  void PickRequested(const QPointF& position);
+  void DragStarted(const QPointF& position);
+  void DragMoved(const QPointF& position);
+  void DragEnded();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void keyReleaseEvent(QKeyEvent* event) override;
@@ -91,11 +99,13 @@ class VulkanViewport : public QVulkanWindow {
   void OnRenderError(const QString& message);
   StatsOverlayInfo MakeStatsInfo(const VisualFrame& frame) const;
   void UpdateCursor();
+  void EmitPickAction(PickController::Action action, const QPointF& position);
 
   mutable std::mutex frame_mutex_;  // guards latest_frame_ only
   std::shared_ptr<const VisualFrame> latest_frame_;
 
   CameraController camera_;
+  PickController pick_;
   QString scene_name_;
   bool overlay_visible_ = true;
 
