@@ -102,4 +102,15 @@ Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across) {
   return across * (extent + std::max(Real(0.5), extent / 3));
 }
 
+
+OrbitCamera CompareCamera(const OrbitCamera& home, const Vec3& offset, int lanes) {
+  OrbitCamera camera = home;
+  if (lanes < 2) return camera;
+  const Vec3 half = 0.5 * (lanes - 1) * offset;
+  camera.target += half.cast<float>();
+  const float tan_half_fov = std::tan(0.5f * camera.fov_y_deg * static_cast<float>(M_PI) / 180);
+  camera.distance += static_cast<float>(half.norm()) / tan_half_fov;
+  return camera;
+}
+
 }  // namespace sim::ui

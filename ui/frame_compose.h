@@ -6,6 +6,7 @@
 
 #include "engine/core/math.h"
 #include "engine/model/model.h"
+#include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 
 namespace sim {
@@ -22,5 +23,10 @@ void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* v
 /// axis): the extent of the scene's dynamic bodies and particles along `across`, plus a gap of a
 /// third of it (at least 0.5 m), so lanes stand side by side without overlapping.
 Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across);
+
+/// The camera `home` moved to see `lanes` lanes `offset` apart: its target moves to the middle lane
+/// and it backs off by the added half width over tan(fov_y / 2) (the narrower of the two fields of
+/// view for a landscape viewport).
+OrbitCamera CompareCamera(const OrbitCamera& home, const Vec3& offset, int lanes);
 
 }  // namespace sim::ui

@@ -411,7 +411,6 @@ void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>&
     const Model& model = *scene.model;
     // the scene's own camera, exactly (tests project points with the same camera)
     const OrbitCamera camera(model.camera, model.options.up);
-    viewport_->SetHomeCamera(camera);
     // compared lanes stand side by side along the camera's right axis
     command::LoadScene load;
     load.model = scene.model;
@@ -423,6 +422,9 @@ void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>&
       const Vec3 right = model.options.up.cross(back).normalized();
       load.lane_offset = LaneOffset(model, scene.initial_state, right);
     }
+    // compared lanes: the camera backs off to see them all
+    viewport_->SetHomeCamera(
+        CompareCamera(camera, load.lane_offset, static_cast<int>(compare_configs_.size())));
     bridge_->Send(std::move(load));
     play_action_->setChecked(true);
     AddRecentFile(path);

@@ -103,6 +103,11 @@ void ScriptedRun::PrintSummary() const {
     const double frame = median(frame_ms_);
     std::cout << "sim: time " << s.lanes[0].time << " s, steps " << s.lanes[0].step << ", "
               << (s.running ? "running" : "paused") << "\n"
+              << "lanes:";
+    for (std::size_t k = 0; k < s.lanes.size(); ++k) {
+      std::cout << (k == 0 ? " " : " | ") << s.lanes[k].label;
+    }
+    std::cout << "\n"
               << "frame time: median " << frame << " ms (" << (frame > 0 ? 1000.0 / frame : 0)
               << " fps); step time: median " << median(step_ms) << " ms\n";
   }

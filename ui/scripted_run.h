@@ -5,6 +5,7 @@
 // viewport with QTest mouse events (`--drag X0,Y0,X1,Y1`) and open another file halfway
 // (`--open-after FILE`). At the end it prints what happened on stdout:
 //   sim: time T s, steps N, running|paused
+//   lanes: LABEL | LABEL ...
 //   frame time: median F ms (R fps); step time: median S ms
 //   scene: NAME
 //   shape NAME x y z            (lane 0's shapes, world positions [m])

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 #include <utility>
+#include <vector>
 
 #include <QColor>
 #include <QHeaderView>
@@ -156,11 +157,15 @@ void ScenePanel::SetScene(std::shared_ptr<const Model> model, const VisualFrame&
   }
   const Model& m = *model_;
   title_->setText(
-      QStringLiteral("<b>%1</b><br><small>%2</small><br><small>%3 bodies, %4 shapes</small>")
+      QStringLiteral("<b>%1</b><br><small>%2</small><br><small>%3 bodies, %4 shapes, %5 joints, "
+                     "%6 particles, %7 soft bodies</small>")
           .arg(QString::fromStdString(m.name).toHtmlEscaped(),
                QString::fromStdString(m.description).toHtmlEscaped())
           .arg(m.body_count())
-          .arg(m.shape_count()));
+          .arg(m.shape_count())
+          .arg(m.joint_count())
+          .arg(m.particle_count())
+          .arg(m.soft_bodies.size()));
 
   // shapes of each owner (kWorldBody first)
   std::vector<std::vector<int>> body_shapes(m.body_count());
@@ -223,6 +228,33 @@ void ScenePanel::SetScene(std::shared_ptr<const Model> model, const VisualFrame&
     }
     item->setData(kName, kBodyRole, b);
     item->setText(kMass, is_static ? tr("static") : QStringLiteral("%1 kg").arg(mass, 0, 'g', 3));
+  }
+  // soft bodies (their nodes are particles) and the free particles
+  std::vector<unsigned char> in_soft_body(m.particle_count(), 0);
+  for (const SoftBody& soft : m.soft_bodies) {
+    double mass = 0;
+    for (int i = 0; i < soft.particle_count; ++i) {
+      in_soft_body[soft.first_particle + i] = 1;
+      mass += m.particle_mass[soft.first_particle + i];
+    }
+    auto* item = new QTreeWidgetItem(tree_);
+    item->setText(kName, QString::fromStdString(soft.name));
+    item->setText(kType, tr("soft body"));
+    item->setText(kSize, tr("%1 nodes, %2 tets").arg(soft.particle_count).arg(soft.tets.size()));
+    item->setText(kMass, QStringLiteral("%1 kg").arg(mass, 0, 'g', 3));
+    item->setToolTip(kName, tr("Young's modulus %1 Pa, Poisson ratio %2")
+                                .arg(soft.youngs_modulus, 0, 'g', 3)
+                                .arg(soft.poisson_ratio));
+    item->setData(kName, kBodyRole, kWorldBody);
+  }
+  for (int p = 0; p < m.particle_count(); ++p) {
+    if (in_soft_body[p]) continue;
+    auto* item = new QTreeWidgetItem(tree_);
+    item->setText(kName, QString::fromStdString(m.particle_name[p]));
+    item->setText(kType, tr("particle"));
+    item->setText(kSize, QStringLiteral("r %1 m").arg(Meters(m.particle_radius[p])));
+    item->setText(kMass, QStringLiteral("%1 kg").arg(m.particle_mass[p], 0, 'g', 3));
+    item->setData(kName, kBodyRole, kWorldBody);
   }
   // flat lists need no expander column
   bool nested = false;
