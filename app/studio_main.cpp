@@ -35,6 +35,7 @@ constexpr int kDefaultScriptFrames = 30;
 struct StudioOptions {
   QString scene;
   std::vector<sim::io::SolverConfig> compare;
+  QStringList panels;
   sim::ui::ScriptedRunOptions script;
   bool scripted = false;
   bool validation = false;
@@ -62,6 +63,11 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "With --frames: ctrl+drag on the viewport from (X0, Y0) to (X1, Y1), logical pixels "
       "(QTest mouse events; pressed at 10 % of the frames, held to the end).",
       "X0,Y0,X1,Y1");
+  const QCommandLineOption panels_option(
+      "panels",
+      "Show these panels at start: scene, solver, convergence, statistics, diagnostics "
+      "(comma-separated).",
+      "LIST");
   const QCommandLineOption open_after_option(
       "open-after", "With --frames: open FILE when half of the frames are rendered.", "FILE");
   const QCommandLineOption frames_option(
@@ -76,8 +82,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "exit", "Quit after the frames (exit code 1 when the scene failed to load).");
   const QCommandLineOption validation_option(
       "vulkan-validation", "Enable the Khronos validation layer (when installed).");
-  parser.addOptions({compare_option, frames_option, screenshot_option, exit_option, drag_option,
-                     open_after_option, validation_option});
+  parser.addOptions({compare_option, panels_option, frames_option, screenshot_option, exit_option,
+                     drag_option, open_after_option, validation_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -132,6 +138,9 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     options.script.drag_to = QPointF(values[2], values[3]);
   }
   options.script.open_after = parser.value(open_after_option);
+  if (parser.isSet(panels_option)) {
+    options.panels = parser.value(panels_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
+  }
   options.script.screenshot = parser.value(screenshot_option);
   options.script.exit = parser.isSet(exit_option);
   options.scripted = parser.isSet(frames_option) || parser.isSet(screenshot_option) ||
@@ -195,6 +204,13 @@ int main(int argc, char** argv) {
 
   sim::ui::MainWindow window(&instance);
   window.SetCompareConfigs(options->compare);
+  QStringList unknown_panels;
+  if (!window.ShowPanels(options->panels, &unknown_panels)) {
+    std::cerr << "contact-studio: error: --panels: unknown panel(s) "
+              << unknown_panels.join(", ").toStdString()
+              << " (choices: scene, solver, convergence, statistics, diagnostics)" << std::endl;
+    return 2;
+  }
   std::optional<sim::ui::ScriptedRun> script;
   if (options->scripted) {
     script.emplace(&window, options->script);

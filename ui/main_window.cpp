@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -51,6 +52,8 @@ constexpr int kDefaultWidth = 1280;
 constexpr int kDefaultHeight = 800;
 // width of the scene dock at start [px]
 constexpr int kSceneDockWidth = 400;
+// width of the convergence and statistics docks when shown from the command line [px]
+constexpr int kPlotDockWidth = 520;
 // height of the diagnostics dock when it appears [px]: about six rows
 constexpr int kDiagnosticsDockHeight = 150;
 // frame-rate label refresh period [ms]; matches the meter's averaging window
@@ -355,6 +358,31 @@ void MainWindow::ConnectSimulation() {
           [this](const QPointF& p) { SendRay(p, kMoveDragRay); });
   connect(viewport_, &VulkanViewport::DragEnded, this,
           [this] { bridge_->Send(command::EndDrag{}); });
+}
+
+
+bool MainWindow::ShowPanels(const QStringList& names, QStringList* unknown) {
+  const std::vector<std::pair<QString, QDockWidget*>> panels = {
+      {QStringLiteral("scene"), scene_panel_},
+      {QStringLiteral("solver"), solver_panel_},
+      {QStringLiteral("convergence"), convergence_panel_},
+      {QStringLiteral("statistics"), statistics_panel_},
+      {QStringLiteral("diagnostics"), diagnostics_panel_}};
+  for (const QString& name : names) {
+    const auto found = std::find_if(panels.begin(), panels.end(),
+                                    [&](const auto& panel) { return panel.first == name; });
+    if (found == panels.end()) {
+      if (unknown != nullptr) *unknown << name;
+      continue;
+    }
+    found->second->show();
+    found->second->raise();
+    // the plots need room to be read
+    if (found->second == convergence_panel_ || found->second == statistics_panel_) {
+      resizeDocks({found->second}, {kPlotDockWidth}, Qt::Horizontal);
+    }
+  }
+  return unknown == nullptr || unknown->isEmpty();
 }
 
 

@@ -56,6 +56,10 @@ class MainWindow : public QMainWindow {
   /// was found.
   void OpenScene(const QString& path);
 
+  /// Shows and raises the panels named (scene, solver, convergence, statistics, diagnostics);
+  /// returns false with the unknown names in `*unknown`.
+  bool ShowPanels(const QStringList& names, QStringList* unknown);
+
   /// The window as a person sees it: QWidget::grab() of the widgets with the viewport's rendered
   /// image pasted at the viewport's place, in device pixels. `viewport_rect` (optional) receives
   /// the viewport's rectangle in image pixels. Renders one extra frame; call outside rendering.

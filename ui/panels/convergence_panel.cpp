@@ -19,7 +19,8 @@ namespace sim::ui {
 
 namespace {
 
-// a log axis cannot show 0: smaller values are drawn at this floor (a converged row)
+// a log axis cannot show 0: smaller values are drawn at this floor (a converged row), which
+// then becomes the axis' lower end
 constexpr double kLogFloor = 1e-12;
 
 // one colour per quantity; lanes differ by dash pattern
@@ -189,26 +190,26 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
     // rows) is left out instead of drawn along the floor
     QList<QPointF> normal, friction, bilateral, merit, linear;
     const auto& newton = lane.report.newton;
+    auto plot = [&](QList<QPointF>* points, double x, double value) {
+      if (!std::isfinite(value)) return;
+      points->append({x, LogValue(value)});
+      newton_low = std::min(newton_low, LogValue(value));
+      newton_high = std::max(newton_high, LogValue(value));
+    };
     for (std::size_t i = 0; i < newton.size(); ++i) {
       const NewtonIterationRecord& r = newton[i];
       const double x = static_cast<double>(i);
-      if (lane.report.unilateral_rows > 0) normal.append({x, LogValue(r.normal_error)});
-      if (lane.report.friction_rows > 0) friction.append({x, LogValue(r.friction_error)});
-      if (lane.report.bilateral_rows > 0) bilateral.append({x, LogValue(r.bilateral_error)});
-      merit.append({x, LogValue(r.merit)});
-      for (double v : {r.normal_error, r.friction_error, r.bilateral_error, r.merit}) {
-        if (v > 0 && std::isfinite(v)) {
-          newton_low = std::min(newton_low, v);
-          newton_high = std::max(newton_high, v);
-        }
-      }
+      if (lane.report.unilateral_rows > 0) plot(&normal, x, r.normal_error);
+      if (lane.report.friction_rows > 0) plot(&friction, x, r.friction_error);
+      if (lane.report.bilateral_rows > 0) plot(&bilateral, x, r.bilateral_error);
+      plot(&merit, x, r.merit);
     }
     for (std::size_t i = 0; i < lane.report.linear_residuals.size(); ++i) {
       const double v = lane.report.linear_residuals[i];
       linear.append({static_cast<double>(i), LogValue(v)});
-      if (v > 0 && std::isfinite(v)) {
-        linear_low = std::min(linear_low, v);
-        linear_high = std::max(linear_high, v);
+      if (std::isfinite(v)) {
+        linear_low = std::min(linear_low, LogValue(v));
+        linear_high = std::max(linear_high, LogValue(v));
       }
     }
     series.normal->replace(normal);
@@ -241,7 +242,9 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
   FitLogAxis(linear_y_, linear_low, linear_high);
   history_x_->setRange(step_first, step_last);
   history_iterations_->setRange(0, std::ceil(iterations_max * 1.1));
+  history_iterations_->applyNiceNumbers();
   history_ms_->setRange(0, ms_max * 1.15);
+  history_ms_->applyNiceNumbers();
 }
 
 }  // namespace sim::ui
