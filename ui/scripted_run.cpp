@@ -90,6 +90,8 @@ void ScriptedRun::PlayScript(quint64 frame) {
 
 void ScriptedRun::PrintSummary() const {
   const SimSnapshot& s = *window_->simulation()->latest();
+  // enough digits that time = steps · dt can be checked
+  const std::streamsize precision = std::cout.precision(12);
   auto median = [](std::vector<double> values) {
     if (values.empty()) return 0.0;
     std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
@@ -123,6 +125,7 @@ void ScriptedRun::PrintSummary() const {
   const DiagnosticsPanel& diagnostics = *window_->diagnostics_panel();
   std::cout << "diagnostics: " << diagnostics.error_count() << " errors, "
             << diagnostics.warning_count() << " warnings" << std::endl;
+  std::cout.precision(precision);
 }
 
 

@@ -151,7 +151,7 @@ TEST(StudioSimulationTest, CtrlDragPullsTheCrateUnderTheCursor) {
   std::ostringstream drag;
   drag << from->x() << "," << from->y() << "," << to.x() << "," << to.y();
   const RunResult run = RunCommand(
-      XvfbRun("", Quote(kDefaultScene) + " --frames 90 --drag " + drag.str() + " --exit"), scratch);
+      XvfbRun("", Quote(kDefaultScene) + " --frames 60 --drag " + drag.str() + " --exit"), scratch);
   ASSERT_EQ(run.exit_code, 0) << RunReport(run);
   const std::map<std::string, Vec3> positions = ShapePositions(run.out);
   ASSERT_EQ(positions.count("crate"), 1u) << RunReport(run);
