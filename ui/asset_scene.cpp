@@ -12,6 +12,7 @@
 #include "engine/geometry/collision_mesh.h"
 #include "engine/geometry/convex_hull.h"
 #include "engine/state/state.h"
+#include "ui/frame_compose.h"
 
 namespace sim::ui {
 
@@ -59,31 +60,6 @@ std::string SceneText(const std::string& name, const std::string& object) {
   return out.str();
 }
 
-// radius of a ball around the shape frame's origin holding the shape [m]
-Real BoundingRadius(const ShapeGeometry& g) {
-  switch (g.type) {
-    case ShapeType::kBox:
-      return g.half_extents.norm();
-    case ShapeType::kSphere:
-      return g.radius;
-    case ShapeType::kCapsule:
-      return g.radius + g.half_length;
-    case ShapeType::kCylinder:
-      return std::hypot(g.radius, g.half_length);
-    case ShapeType::kConvexHull: {
-      Real r = 0;
-      if (g.hull) {
-        for (const Vec3& v : g.hull->vertices) r = std::max(r, v.norm());
-      }
-      return r;
-    }
-    case ShapeType::kMesh:
-      return g.mesh ? std::max(g.mesh->lower.norm(), g.mesh->upper.norm()) : 0;
-    default:
-      return 0;
-  }
-}
-
 // bounds of everything that is not static world geometry [m]
 void ObjectBounds(const Model& model, const State& state, Vec3* lower, Vec3* upper) {
   *lower = Vec3::Constant(std::numeric_limits<Real>::infinity());
@@ -101,7 +77,7 @@ void ObjectBounds(const Model& model, const State& state, Vec3* lower, Vec3* upp
       }
       continue;
     }
-    const Real r = BoundingRadius(g);
+    const Real r = ShapeBoundingRadius(g);
     *lower = lower->cwiseMin(X_WS.p - Vec3::Constant(r));
     *upper = upper->cwiseMax(X_WS.p + Vec3::Constant(r));
   }

@@ -22,8 +22,10 @@ void Translate(const Vec3& offset, std::array<float, 3>* p) {
   for (int i = 0; i < 3; ++i) (*p)[i] += static_cast<float>(offset[i]);
 }
 
-// radius of a ball around the shape frame's origin that holds the shape [m]
-Real BoundingRadius(const ShapeGeometry& g) {
+}  // namespace
+
+
+Real ShapeBoundingRadius(const ShapeGeometry& g) {
   switch (g.type) {
     case ShapeType::kBox:
       return g.half_extents.norm();
@@ -49,8 +51,6 @@ Real BoundingRadius(const ShapeGeometry& g) {
   }
   return 0;
 }
-
-}  // namespace
 
 
 void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* view) {
@@ -93,7 +93,7 @@ Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across) {
     const int body = model.shape_body[s];
     if (body == kWorldBody || model.body_static[body] != 0) continue;
     const Pose X_WS = state.body_X_WB[body] * model.shape_X_BS[s];
-    extend(X_WS.p, BoundingRadius(model.shape_geometry[s]));
+    extend(X_WS.p, ShapeBoundingRadius(model.shape_geometry[s]));
   }
   for (int p = 0; p < model.particle_count(); ++p) {
     extend(state.particle_x_W[p], model.particle_radius[p]);
