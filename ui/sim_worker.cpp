@@ -17,7 +17,10 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <thread>
 #include <utility>
+
+#include <tbb/task_arena.h>
 
 #include "engine/collision/raycast.h"
 #include "engine/solvers/nsn/constraint_rows.h"
@@ -40,6 +43,14 @@ constexpr double kMeterWindow = 0.5;
 // diagnostics kept for the GUI when it does not drain them
 constexpr std::size_t kMaxQueuedDiagnostics = 1000;
 
+// engine threads for a request: ≤ 0 means all cores but one (at least one)
+int EngineThreads(int requested) {
+  if (requested > 0) return requested;
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, cores - 1);
+}
+
+
 double Now() {
   using Clock = std::chrono::steady_clock;
   return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
@@ -57,6 +68,12 @@ Mat3 WorldInertia(const Model& model, const State& state, int body) {
 }
 
 }  // namespace
+
+
+struct SimWorker::Arena {
+  explicit Arena(int threads) : arena(threads) {}
+  tbb::task_arena arena;
+};
 
 
 struct SimWorker::Lane {
@@ -147,6 +164,7 @@ void SimWorker::Reanchor() {
 
 
 void SimWorker::Run() {
+  arena_ = std::make_unique<Arena>(EngineThreads(threads_));
   Reanchor();
   for (;;) {
     {
@@ -187,7 +205,10 @@ void SimWorker::Run() {
     }
 
     try {
-      for (int i = 0; i < steps && (running_ || i == 0); ++i) StepLanes();
+      // the engine's parallel loops stay inside the arena
+      arena_->arena.execute([&] {
+        for (int i = 0; i < steps && (running_ || i == 0); ++i) StepLanes();
+      });
     } catch (const std::exception& error) {
       Report(Severity::kError, std::string("the simulation stopped: ") + error.what());
       running_ = false;
@@ -262,6 +283,10 @@ void SimWorker::Apply(const SimCommand& command) {
     }
     void operator()(const command::SetSubsteps& c) {
       w->substeps_ = std::clamp(c.substeps, 1, 1000);
+    }
+    void operator()(const command::SetThreads& c) {
+      w->threads_ = c.threads;
+      w->arena_ = std::make_unique<Arena>(EngineThreads(c.threads));
     }
     void operator()(const command::SetOverride& c) { w->ApplyOverride(c); }
     void operator()(const command::LoadScene& c) { w->ApplyLoad(c); }
@@ -566,6 +591,7 @@ void SimWorker::Publish() {
   snapshot.real_time = real_time_;
   snapshot.speed = speed_;
   snapshot.substeps = substeps_;
+  snapshot.threads = EngineThreads(threads_);
   snapshot.real_time_factor = running_ ? real_time_factor_ : 0;
   snapshot.steps_per_second = running_ ? steps_per_second_ : 0;
   snapshot.selected_body = selected_body_;

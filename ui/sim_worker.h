@@ -10,8 +10,10 @@
 // never waits for the GUI. Pacing: real time (sleep to the wall clock, drop the debt when more
 // than kMaxLagSeconds behind, as MuJoCo's simulate does) or as fast as possible; each frame takes
 // `substeps` steps of dt, then publishes a snapshot. Exceptions inside the worker become
-// diagnostics and pause the simulation. This class has no Qt: the Qt side (SimBridge) and the
-// tests (including a ThreadSanitizer build) drive it the same way.
+// diagnostics and pause the simulation. The engine's parallel loops run in a TBB arena of all
+// cores but one by default, so a heavy scene cannot starve the GUI thread and the renderer. This
+// class has no Qt: the Qt side (SimBridge) and the tests (including a ThreadSanitizer build) drive
+// it the same way.
 #pragma once
 
 #include <array>
@@ -58,6 +60,11 @@ struct SetPacing {
 /// Steps per published frame (≥ 1).
 struct SetSubsteps {
   int substeps = 1;
+};
+/// Threads the engine may use inside a step (its TBB loops); ≤ 0: all cores but one, so the
+/// GUI and the software renderer keep a core (at least 1).
+struct SetThreads {
+  int threads = 0;
 };
 /// A `--set` assignment ("solver.ncp=min", "gravity=0,0,-1", "materials.wood.friction=0.2"), or
 /// "solver.name=NAME" to switch solvers, on lane `lane`, or on every lane when −1. The state
@@ -109,9 +116,9 @@ struct EndDrag {};
 
 using SimCommand =
     std::variant<command::Play, command::Pause, command::StepOnce, command::Reset,
-                 command::SetPacing, command::SetSubsteps, command::SetOverride, command::LoadScene,
-                 command::SetJointTarget, command::Pick, command::SelectBody, command::BeginDrag,
-                 command::MoveDrag, command::EndDrag>;
+                 command::SetPacing, command::SetSubsteps, command::SetThreads,
+                 command::SetOverride, command::LoadScene, command::SetJointTarget, command::Pick,
+                 command::SelectBody, command::BeginDrag, command::MoveDrag, command::EndDrag>;
 
 /// The figures of one step, kept for the per-step history plots and statistics.
 struct StepSample {
@@ -157,6 +164,7 @@ struct SimSnapshot {
   bool real_time = true;
   double speed = 1.0;
   int substeps = 1;
+  int threads = 1;              ///< engine threads inside a step
   double real_time_factor = 0;  ///< simulated over wall seconds, recent average
   double steps_per_second = 0;  ///< recent average
   int selected_body = kWorldBody;
@@ -242,6 +250,9 @@ class SimWorker {
   bool real_time_ = true;
   double speed_ = 1.0;
   int substeps_ = 1;
+  int threads_ = 0;  // asked for (≤ 0: all cores but one)
+  struct Arena;      // a tbb::task_arena (kept out of this header: TBB's `emit` clashes with Qt's)
+  std::unique_ptr<Arena> arena_;
   int pending_steps_ = 0;
   bool dirty_ = true;
   int selected_body_ = kWorldBody;

@@ -233,6 +233,21 @@ TEST(SimWorkerTest, PauseStepAndResetAsInMuJoCo) {
 }
 
 
+TEST(SimWorkerTest, EngineThreadsLeaveACoreToTheGui) {
+  SimWorker worker;
+  worker.Start();
+  worker.Send(Load(BoxOnGround(), false));
+  SnapshotReader reader(&worker);
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.scene_generation == 1; }).threads,
+            std::max(1, cores - 1));
+  worker.Send(command::SetThreads{2});
+  worker.Send(command::StepOnce{2});
+  const SimSnapshot& s = reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step >= 2; });
+  EXPECT_EQ(s.threads, 2);
+}
+
+
 TEST(SimWorkerTest, RealTimePacingFollowsTheWallClock) {
   SimWorker worker;
   worker.Start();

@@ -89,6 +89,8 @@ void StatisticsPanel::ShowSnapshot(const SimSnapshot& snapshot, double fps, doub
       {tr("Real-time factor"),
        [&](const LaneSnapshot&) { return QString::number(snapshot.real_time_factor, 'f', 2); },
        true},
+      {tr("Engine threads"), [&](const LaneSnapshot&) { return QString::number(snapshot.threads); },
+       true},
       {tr("Steps per second"),
        [&](const LaneSnapshot&) { return QString::number(snapshot.steps_per_second, 'f', 0); },
        true},
