@@ -92,8 +92,8 @@ class SnapshotReader {
     return last_;
   }
 
-  // waits until the worker has applied everything sent so far (it publishes after commands)
-  const SimSnapshot& Settle() {
+  // waits for a snapshot newer than the last one seen (while the worker runs: a later state)
+  const SimSnapshot& Next() {
     const std::uint64_t serial = last_.serial;
     return WaitFor([&](const SimSnapshot& s) { return s.serial > serial; });
   }
@@ -204,7 +204,7 @@ TEST(SimWorkerTest, PauseStepAndResetAsInMuJoCo) {
   // paused: no more steps come
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   worker.Send(command::SetSubsteps{2});
-  const SimSnapshot& paused = reader.Settle();
+  const SimSnapshot& paused = reader.WaitFor([](const SimSnapshot& s) { return s.substeps == 2; });
   EXPECT_EQ(paused.lanes[0].step, 4u);
   EXPECT_FALSE(paused.running);
   EXPECT_EQ(paused.substeps, 2);
@@ -218,7 +218,8 @@ TEST(SimWorkerTest, PauseStepAndResetAsInMuJoCo) {
       reader.WaitFor([](const SimSnapshot& s) { return !s.running; }).lanes[0].step;
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   worker.Send(command::SetSubsteps{1});
-  EXPECT_EQ(reader.Settle().lanes[0].step, stopped);
+  EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.substeps == 1; }).lanes[0].step,
+            stopped);
   // substeps: a running frame takes 2 steps, so a published step count is even from an even start
   EXPECT_EQ(stopped % 2, 0u);
 
@@ -260,7 +261,7 @@ TEST(SimWorkerTest, RealTimePacingFollowsTheWallClock) {
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double simulated = reader.Settle().lanes[0].time - time0;
+  const double simulated = reader.Next().lanes[0].time - time0;
   // never ahead of the wall clock by more than the step in flight; behind only by what a busy
   // machine steals (a tiny scene steps in microseconds), so half the wall time is a safe floor
   const double dt = reader.last().lanes[0].settings.dt;
@@ -380,7 +381,7 @@ TEST(SimWorkerTest, BadCommandsBecomeDiagnosticsAndTheSceneRunsOn) {
   command::LoadScene bad = Load(BoxOnGround(), true);
   bad.configs = {io::SolverConfig{"nope", "nope", {}}};
   worker.Send(bad);
-  const std::uint64_t step = reader.Settle().lanes[0].step;
+  const std::uint64_t step = reader.Next().lanes[0].step;
   const SimSnapshot& s =
       reader.WaitFor([&](const SimSnapshot& s) { return s.lanes[0].step > step + 10; });
   EXPECT_EQ(s.scene_generation, 1u) << "the failed load replaced the scene";
@@ -472,16 +473,18 @@ TEST(SimWorkerTest, PickSelectsAndGroundClears) {
   worker.Send(Load(BoxOnGround(), false));
   worker.Send(command::Pick{Vec3(0, 0, 3), -Vec3::UnitZ()});
   SnapshotReader reader(&worker);
-  EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.scene_generation == 1; })
-                .frame.selected_body,
-            0);
+  EXPECT_EQ(
+      reader.WaitFor([](const SimSnapshot& s) { return s.frame.selected_body == 0; }).selected_body,
+      0);
   // the ground is static: clicking it clears the selection and grabs nothing
   worker.Send(command::BeginDrag{Vec3(2, 0, 3), -Vec3::UnitZ(), -Vec3::UnitZ()});
-  const SimSnapshot& s = reader.Settle();
-  EXPECT_EQ(s.selected_body, kWorldBody);
+  const SimSnapshot& s =
+      reader.WaitFor([](const SimSnapshot& s) { return s.selected_body == kWorldBody; });
+  EXPECT_EQ(s.frame.selected_body, kWorldBody);
   EXPECT_FALSE(s.frame.drag.active);
   worker.Send(command::SelectBody{0});
-  EXPECT_EQ(reader.Settle().selected_body, 0);
+  EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.selected_body == 0; }).selected_body,
+            0);
 }
 
 
@@ -531,12 +534,14 @@ TEST(SimWorkerTest, ComparedLanesStepInLockstepSideBySide) {
   EXPECT_NEAR(s.frame.shapes[2].X_WS[7] - s.frame.shapes[1].X_WS[7], 2.0f, 0.01f);
   // a solver setting for lane 1 only
   worker.Send(command::SetOverride{1, "solver.ncp=min"});
-  const SimSnapshot& after = reader.Settle();
+  const SimSnapshot& after = reader.WaitFor(
+      [](const SimSnapshot& s) { return s.lanes[1].settings.ncp == NcpFunction::kMinMap; });
   EXPECT_EQ(after.lanes[1].settings.ncp, NcpFunction::kMinMap);
   EXPECT_EQ(after.lanes[0].settings.ncp, NcpFunction::kFischerBurmeister);
   // picking lane 1's box (at y = 2) selects the box
   worker.Send(command::Pick{Vec3(0, 2, 3), -Vec3::UnitZ()});
-  EXPECT_EQ(reader.Settle().selected_body, 0);
+  EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.selected_body == 0; }).selected_body,
+            0);
 }
 
 }  // namespace
