@@ -1,7 +1,7 @@
 // contact-studio: the desktop studio. Wiring only: command line, display and Vulkan checks, the
 // main window, and the unattended mode the smoke tests use:
 //   contact-studio [SCENE] [--compare A,B] [--frames N] [--screenshot FILE.png] [--exit]
-//                  [--drag X0,Y0,X1,Y1] [--open-after FILE]
+//                  [--drag X0,Y0,X1,Y1] [--keys LIST] [--open-after FILE] [--panels LIST]
 // Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
 // 2 usage error or no display.
 #include <cstdlib>
@@ -14,6 +14,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QKeySequence>
 #include <QPointF>
 #include <QVulkanInstance>
 
@@ -68,6 +69,11 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "Show these panels at start: scene, solver, convergence, statistics, diagnostics "
       "(comma-separated).",
       "LIST");
+  const QCommandLineOption keys_option(
+      "keys",
+      "With --frames: press these keys on the window at a quarter of the frames "
+      "(comma-separated QKeySequence names, e.g. Space,Right,Backspace).",
+      "LIST");
   const QCommandLineOption open_after_option(
       "open-after", "With --frames: open FILE when half of the frames are rendered.", "FILE");
   const QCommandLineOption frames_option(
@@ -83,7 +89,7 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   const QCommandLineOption validation_option(
       "vulkan-validation", "Enable the Khronos validation layer (when installed).");
   parser.addOptions({compare_option, panels_option, frames_option, screenshot_option, exit_option,
-                     drag_option, open_after_option, validation_option});
+                     drag_option, keys_option, open_after_option, validation_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -138,6 +144,16 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     options.script.drag_to = QPointF(values[2], values[3]);
   }
   options.script.open_after = parser.value(open_after_option);
+  if (parser.isSet(keys_option)) {
+    options.script.keys = parser.value(keys_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& key : options.script.keys) {
+      if (QKeySequence::fromString(key).isEmpty()) {
+        std::cerr << "contact-studio: error: --keys: unknown key '" << key.toStdString() << "'"
+                  << std::endl;
+        return std::nullopt;
+      }
+    }
+  }
   if (parser.isSet(panels_option)) {
     options.panels = parser.value(panels_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
   }
@@ -145,7 +161,7 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   options.script.exit = parser.isSet(exit_option);
   options.scripted = parser.isSet(frames_option) || parser.isSet(screenshot_option) ||
                      options.script.exit || options.script.drag ||
-                     !options.script.open_after.isEmpty();
+                     !options.script.open_after.isEmpty() || !options.script.keys.isEmpty();
   if (options.scripted && options.script.frames == 0) options.script.frames = kDefaultScriptFrames;
   options.validation = parser.isSet(validation_option);
   return options;

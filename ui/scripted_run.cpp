@@ -6,6 +6,8 @@
 #include <iostream>
 #include <utility>
 
+#include <QApplication>
+#include <QKeySequence>
 #include <QtTest/QTest>
 
 #include "engine/model/model.h"
@@ -76,6 +78,19 @@ void ScriptedRun::PlayScript(quint64 frame) {
       const double t = static_cast<double>(frame - press) / static_cast<double>(moved - press);
       const QPointF p = options_.drag_from + t * (options_.drag_to - options_.drag_from);
       QTest::mouseMove(viewport, p.toPoint());
+    }
+  }
+  if (!options_.keys.isEmpty() && !keys_pressed_ && frame >= frames / 4) {
+    keys_pressed_ = true;
+    // window shortcuts fire in the active window; Xvfb has no window manager to activate it
+    QApplication::setActiveWindow(window_);
+    for (const QString& name : options_.keys) {
+      const QKeySequence sequence = QKeySequence::fromString(name);
+      if (sequence.isEmpty()) continue;
+      const QKeyCombination key = sequence[0];
+      std::cout << "key: " << name.toStdString() << std::endl;
+      // into the 3D view, where the focus is after a click in it
+      QTest::keyClick(window_->viewport(), key.key(), key.keyboardModifiers());
     }
   }
   if (!options_.open_after.isEmpty() && !opened_after_ && frame >= frames / 2) {

@@ -2,8 +2,8 @@
 // the GUI smoke tests and to make README screenshots. After the first scene load finishes it counts
 // N rendered frames, then saves the screenshot and/or quits with an exit code that says whether the
 // load, the rendering and the screenshot all worked. On the way it can play a ctrl+drag on the
-// viewport with QTest mouse events (`--drag X0,Y0,X1,Y1`) and open another file halfway
-// (`--open-after FILE`). At the end it prints what happened on stdout:
+// viewport with QTest mouse events (`--drag X0,Y0,X1,Y1`), press keys (`--keys Space,Right`) and
+// open another file halfway (`--open-after FILE`). At the end it prints what happened on stdout:
 //   sim: time T s, steps N, running|paused
 //   lanes: LABEL | LABEL ...
 //   frame time: median F ms (R fps); step time: median S ms
@@ -18,6 +18,7 @@
 #include <QObject>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 namespace sim::ui {
@@ -34,6 +35,8 @@ struct ScriptedRunOptions {
   bool drag = false;
   QPointF drag_from, drag_to;
   QString open_after;  ///< file to open at half the frames; empty: none
+  /// keys pressed on the main window at a quarter of the frames, in order (e.g. Space, Right)
+  QStringList keys;
 };
 
 class ScriptedRun : public QObject {
@@ -67,6 +70,7 @@ class ScriptedRun : public QObject {
   bool drag_pressed_ = false;
   bool drag_released_ = false;
   bool opened_after_ = false;
+  bool keys_pressed_ = false;
   QElapsedTimer frame_clock_;
   std::vector<double> frame_ms_;  // intervals between rendered frames after the load
 };

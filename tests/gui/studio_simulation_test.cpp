@@ -1,8 +1,9 @@
 // The studio simulates what it shows (contact-studio under Xvfb with lavapipe): 120 frames of the
 // default scene advance the simulated time at the scene's step and the screenshot shows every
-// object where the simulation put it; a ctrl+drag played with QTest mouse events drags the crate
-// along under the cursor while everything else stays put; opening a broken scene lists its
-// located diagnostic and the old scene keeps running; `--compare` draws two lanes side by side.
+// object where the simulation put it; Space, Backspace and → pause, reset and step; a ctrl+drag
+// played with QTest mouse events drags the crate along under the cursor while everything else stays
+// put; opening a broken scene lists its located diagnostic and the old scene keeps running;
+// `--compare` draws two lanes side by side.
 #include <cmath>
 #include <map>
 #include <optional>
@@ -177,6 +178,23 @@ TEST(StudioSimulationTest, CtrlDragPullsTheCrateUnderTheCursor) {
     const Vec3 initial = scene.initial_state.body_X_WB[model.FindBody(name)].p;
     EXPECT_LT((positions.at(name) - initial).norm(), 0.01) << name;
   }
+  fs::remove_all(scratch);
+}
+
+
+TEST(StudioSimulationTest, KeysPauseResetAndStepAsInMuJoCo) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  // typed into the 3D view while the scene runs: Space pauses, Backspace goes back to the
+  // initial state, → takes one step each
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(kDefaultScene) + " --frames 20 --keys Space,Backspace,Right,Right --exit"),
+      scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  EXPECT_NE(run.out.find("steps 2, paused"), std::string::npos) << RunReport(run);
+  const std::optional<double> time = NumberAfter(run.out, "sim: time ");
+  ASSERT_TRUE(time.has_value());
+  EXPECT_NEAR(*time, 2 * DefaultScene().model->options.solver.dt, 1e-9);
   fs::remove_all(scratch);
 }
 
