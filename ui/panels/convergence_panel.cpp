@@ -22,6 +22,8 @@ namespace {
 // a log axis cannot show 0: smaller values are drawn at this floor (a converged row), which
 // then becomes the axis' lower end
 constexpr double kLogFloor = 1e-12;
+// most labels on a log axis (charts are 100-200 px high)
+constexpr int kMaxLogLabels = 5;
 
 // one colour per quantity; lanes differ by dash pattern
 const QColor kNormalColor(0x1f, 0x77, 0xb4);
@@ -55,7 +57,8 @@ QLogValueAxis* MakeLogAxis(const QString& title) {
   auto* axis = new QLogValueAxis();
   axis->setTitleText(title);
   axis->setBase(10);
-  axis->setLabelFormat(QStringLiteral("%.0e"));
+  axis->setLabelFormat(QStringLiteral("%g"));
+  axis->setMinorTickCount(0);
   return axis;
 }
 
@@ -66,15 +69,35 @@ QValueAxis* MakeValueAxis(const QString& title) {
   return axis;
 }
 
-// a log axis range covering [low, high] in whole decades
+// a log axis range covering [low, high] in whole decades. Qt Charts labels every power of the
+// axis base and elides all labels when they do not fit, so the base grows to 100, 1000, ... to
+// keep at most kMaxLogLabels labels
 void FitLogAxis(QLogValueAxis* axis, double low, double high) {
   if (!(low <= high)) {
     low = 1e-6;
     high = 1;
   }
-  const double lo = std::pow(10.0, std::floor(std::log10(std::max(low, kLogFloor))));
-  const double hi = std::pow(10.0, std::ceil(std::log10(std::max(high, kLogFloor))) + 1e-9);
-  axis->setRange(lo, std::max(hi, lo * 10));
+  const int lo = static_cast<int>(std::floor(std::log10(std::max(low, kLogFloor))));
+  const int hi =
+      std::max(lo + 1, static_cast<int>(std::ceil(std::log10(std::max(high, kLogFloor)))));
+  const int step = std::max(1, (hi - lo + kMaxLogLabels - 2) / (kMaxLogLabels - 1));
+  // the ends on powers of the base
+  const int first = static_cast<int>(std::floor(static_cast<double>(lo) / step)) * step;
+  const int last = static_cast<int>(std::ceil(static_cast<double>(hi) / step)) * step;
+  axis->setBase(std::pow(10.0, step));
+  axis->setRange(std::pow(10.0, first), std::pow(10.0, std::max(last, first + step)));
+}
+
+// an axis of whole numbers (iterations, steps): a tick on each for short ranges, otherwise
+// "nice" round ticks, so that integer labels never name a fractional tick
+void FitCountAxis(QValueAxis* axis, double first, double last) {
+  axis->setRange(first, last);
+  const double span = last - first;
+  if (span <= 10 && span == std::floor(span)) {
+    axis->setTickCount(static_cast<int>(span) + 1);
+  } else {
+    axis->applyNiceNumbers();
+  }
 }
 
 }  // namespace
@@ -236,11 +259,11 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
       step_last = std::max(step_first + 1, static_cast<double>(lane.history.back().step));
     }
   }
-  newton_x_->setRange(0, std::max(1, newton_count - 1));
+  FitCountAxis(newton_x_, 0, std::max(1, newton_count - 1));
   FitLogAxis(newton_y_, newton_low, newton_high);
-  linear_x_->setRange(0, std::max(1, linear_count - 1));
+  FitCountAxis(linear_x_, 0, std::max(1, linear_count - 1));
   FitLogAxis(linear_y_, linear_low, linear_high);
-  history_x_->setRange(step_first, step_last);
+  FitCountAxis(history_x_, step_first, step_last);
   history_iterations_->setRange(0, std::ceil(iterations_max * 1.1));
   history_iterations_->applyNiceNumbers();
   history_ms_->setRange(0, ms_max * 1.15);
