@@ -62,7 +62,7 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   const QCommandLineOption drag_option(
       "drag",
       "With --frames: ctrl+drag on the viewport from (X0, Y0) to (X1, Y1), logical pixels "
-      "(QTest mouse events; pressed at 10 % of the frames, held to the end).",
+      "(QTest mouse events; pressed at 10 % of the frames, released 5 frames before the end).",
       "X0,Y0,X1,Y1");
   const QCommandLineOption panels_option(
       "panels",
