@@ -29,7 +29,7 @@ esac
 # the toolchain, libraries, and what the tests run (Xvfb, lavapipe, fonts for Qt under Xvfb)
 PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache clang-format
-  qt6-base-dev qt6-charts-dev qt6-qpa-plugins libgl-dev
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
   libvulkan-dev vulkan-tools glslc mesa-vulkan-drivers
   libimgui-dev
   libeigen3-dev rapidjson-dev libcli11-dev libpng-dev libjpeg62-turbo-dev libmeshoptimizer-dev

@@ -1,19 +1,24 @@
 // contact-studio: the desktop studio. Wiring only: command line, display and Vulkan checks, the
 // main window, and the unattended mode the smoke tests use:
-//   contact-studio [SCENE] [--frames N] [--screenshot FILE.png] [--exit]
+//   contact-studio [SCENE] [--compare A,B] [--frames N] [--screenshot FILE.png] [--exit]
+//                  [--drag X0,Y0,X1,Y1] [--keys LIST] [--open-after FILE] [--panels LIST]
 // Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
 // 2 usage error or no display.
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <vector>
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QKeySequence>
+#include <QPointF>
 #include <QVulkanInstance>
 
+#include "engine/io/overrides.h"
 #include "engine/io/scene_catalog.h"
 #include "ui/main_window.h"
 #include "ui/scripted_run.h"
@@ -30,6 +35,8 @@ constexpr int kDefaultScriptFrames = 30;
 
 struct StudioOptions {
   QString scene;
+  std::vector<sim::io::SolverConfig> compare;
+  QStringList panels;
   sim::ui::ScriptedRunOptions script;
   bool scripted = false;
   bool validation = false;
@@ -42,10 +49,33 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
       "Contact Studio: interactive simulator for contact-rich robotics.\n"
-      "Without SCENE it opens the shipped default scene (scenes/default.json).");
+      "Without SCENE it opens the shipped default scene (scenes/default.json). SCENE may also be\n"
+      "a URDF robot or a mesh, which gets a default scene around it.");
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument("SCENE", "Scene file (JSON) to open.", "[SCENE]");
+  parser.addPositionalArgument("SCENE", "Scene (JSON), URDF or mesh to open.", "[SCENE]");
+  const QCommandLineOption compare_option(
+      "compare",
+      "Run the scene once per solver configuration, side by side in lockstep "
+      "(NAME or NAME:KEY=VALUE;KEY=VALUE, comma-separated, as contact-sim compare --solvers).",
+      "A,B");
+  const QCommandLineOption drag_option(
+      "drag",
+      "With --frames: ctrl+drag on the viewport from (X0, Y0) to (X1, Y1), logical pixels "
+      "(QTest mouse events; pressed at 10 % of the frames, released 5 frames before the end).",
+      "X0,Y0,X1,Y1");
+  const QCommandLineOption panels_option(
+      "panels",
+      "Show these panels at start: scene, solver, convergence, statistics, diagnostics "
+      "(comma-separated).",
+      "LIST");
+  const QCommandLineOption keys_option(
+      "keys",
+      "With --frames: press these keys on the window at a quarter of the frames "
+      "(comma-separated QKeySequence names, e.g. Space,Right,Backspace).",
+      "LIST");
+  const QCommandLineOption open_after_option(
+      "open-after", "With --frames: open FILE when half of the frames are rendered.", "FILE");
   const QCommandLineOption frames_option(
       "frames", "Render N frames after the scene loads, then take the screenshot and/or exit.",
       "N");
@@ -58,7 +88,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "exit", "Quit after the frames (exit code 1 when the scene failed to load).");
   const QCommandLineOption validation_option(
       "vulkan-validation", "Enable the Khronos validation layer (when installed).");
-  parser.addOptions({frames_option, screenshot_option, exit_option, validation_option});
+  parser.addOptions({compare_option, panels_option, frames_option, screenshot_option, exit_option,
+                     drag_option, keys_option, open_after_option, validation_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -85,10 +116,52 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       return std::nullopt;
     }
   }
+  if (parser.isSet(compare_option)) {
+    const sim::Expected<std::vector<sim::io::SolverConfig>> configs =
+        sim::io::ParseSolverConfigs(parser.value(compare_option).toStdString());
+    if (!configs.ok()) {
+      std::cerr << configs.diagnostics().Format();
+      return std::nullopt;
+    }
+    options.compare = configs.value();
+  }
+  if (parser.isSet(drag_option)) {
+    const QStringList parts = parser.value(drag_option).split(QLatin1Char(','));
+    std::vector<double> values;
+    for (const QString& part : parts) {
+      bool ok = false;
+      values.push_back(part.trimmed().toDouble(&ok));
+      if (!ok) values.clear();
+      if (!ok) break;
+    }
+    if (values.size() != 4) {
+      std::cerr << "contact-studio: error: --drag expects X0,Y0,X1,Y1 (four numbers), got '"
+                << parser.value(drag_option).toStdString() << "'" << std::endl;
+      return std::nullopt;
+    }
+    options.script.drag = true;
+    options.script.drag_from = QPointF(values[0], values[1]);
+    options.script.drag_to = QPointF(values[2], values[3]);
+  }
+  options.script.open_after = parser.value(open_after_option);
+  if (parser.isSet(keys_option)) {
+    options.script.keys = parser.value(keys_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& key : options.script.keys) {
+      if (QKeySequence::fromString(key).isEmpty()) {
+        std::cerr << "contact-studio: error: --keys: unknown key '" << key.toStdString() << "'"
+                  << std::endl;
+        return std::nullopt;
+      }
+    }
+  }
+  if (parser.isSet(panels_option)) {
+    options.panels = parser.value(panels_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
+  }
   options.script.screenshot = parser.value(screenshot_option);
   options.script.exit = parser.isSet(exit_option);
-  options.scripted =
-      parser.isSet(frames_option) || parser.isSet(screenshot_option) || options.script.exit;
+  options.scripted = parser.isSet(frames_option) || parser.isSet(screenshot_option) ||
+                     options.script.exit || options.script.drag ||
+                     !options.script.open_after.isEmpty() || !options.script.keys.isEmpty();
   if (options.scripted && options.script.frames == 0) options.script.frames = kDefaultScriptFrames;
   options.validation = parser.isSet(validation_option);
   return options;
@@ -146,6 +219,14 @@ int main(int argc, char** argv) {
   }
 
   sim::ui::MainWindow window(&instance);
+  window.SetCompareConfigs(options->compare);
+  QStringList unknown_panels;
+  if (!window.ShowPanels(options->panels, &unknown_panels)) {
+    std::cerr << "contact-studio: error: --panels: unknown panel(s) "
+              << unknown_panels.join(", ").toStdString()
+              << " (choices: scene, solver, convergence, statistics, diagnostics)" << std::endl;
+    return 2;
+  }
   std::optional<sim::ui::ScriptedRun> script;
   if (options->scripted) {
     script.emplace(&window, options->script);

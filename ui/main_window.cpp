@@ -1,12 +1,14 @@
-// MainWindow: menus, status bar, docks and scene loading around the Vulkan viewport.
+// MainWindow: menus, toolbar, status bar, docks, scene loading and the simulation's wiring.
 #include "ui/main_window.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <utility>
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -16,22 +18,39 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QScreen>
+#include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTimer>
+#include <QToolBar>
 #include <QVulkanInstance>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <imgui.h>
 
+#include "engine/io/default_scene.h"
 #include "engine/io/scene_catalog.h"
 #include "engine/visual/visual_frame.h"
+#include "ui/frame_compose.h"
+#include "ui/panels/convergence_panel.h"
 #include "ui/panels/diagnostics_panel.h"
 #include "ui/panels/scene_panel.h"
+#include "ui/panels/solver_panel.h"
+#include "ui/panels/statistics_panel.h"
+#include "ui/sim_bridge.h"
+#include "ui/viewport/pick_controller.h"
 #include "ui/viewport/vulkan_viewport.h"
 
 namespace sim::ui {
 
 namespace {
+
+// File > Open: everything io::LoadAnyScene accepts (a scene, or a lone robot or mesh with a
+// default scene around it)
+constexpr const char* kOpenFileFilter =
+    "Scenes, robots and meshes (*.json *.urdf *.msh *.vtk *.node *.ele *.obj *.stl *.dae *.ply "
+    "*.off *.glb *.gltf);;Scenes (*.json);;URDF robots (*.urdf);;Tetrahedral meshes (*.msh *.vtk "
+    "*.node *.ele);;Surface meshes (*.obj *.stl *.dae *.ply *.off *.glb *.gltf);;All files (*)";
 
 using LoadResult = std::shared_ptr<const Expected<io::Scene>>;
 
@@ -40,10 +59,20 @@ constexpr int kDefaultWidth = 1280;
 constexpr int kDefaultHeight = 800;
 // width of the scene dock at start [px]
 constexpr int kSceneDockWidth = 400;
+// width of the convergence and statistics docks when shown from the command line [px]
+constexpr int kPlotDockWidth = 520;
 // height of the diagnostics dock when it appears [px]: about six rows
 constexpr int kDiagnosticsDockHeight = 150;
 // frame-rate label refresh period [ms]; matches the meter's averaging window
 constexpr int kFrameRateRefreshMs = 500;
+// recent files kept in the File menu
+constexpr int kMaxRecentFiles = 8;
+const char* const kRecentFilesKey = "recentFiles";
+// slow motion and fast forward bounds of the real-time factor (− and = keys, as in MuJoCo)
+constexpr double kMinSpeed = 1.0 / 64.0;
+constexpr double kMaxSpeed = 16.0;
+// what a cursor ray is for
+enum RayKind { kPickRay = 0, kBeginDragRay, kMoveDragRay };
 
 LoadResult LoadSceneFile(const QString& path) {
   if (path.isEmpty()) {
@@ -53,7 +82,7 @@ LoadResult LoadSceneFile(const QString& path) {
                       "CONTACT_STUDIO_SCENES to the scenes directory)");
     return std::make_shared<const Expected<io::Scene>>(std::move(diagnostics));
   }
-  return std::make_shared<const Expected<io::Scene>>(io::LoadScene(path.toStdString()));
+  return std::make_shared<const Expected<io::Scene>>(io::LoadAnyScene(path.toStdString()));
 }
 
 
@@ -81,10 +110,13 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
   viewport_container_->setMinimumSize(320, 240);
   setCentralWidget(viewport_container_);
 
+  bridge_ = new SimBridge(viewport_, this);
   CreateActions();
   CreateMenus();
+  CreateToolBar();
   CreateDocks();
   CreateStatusBar();
+  ConnectSimulation();
 
   connect(viewport_, &VulkanViewport::DeviceReady, this,
           [this](const QString& name) { device_label_->setText(tr("Vulkan: %1").arg(name)); });
@@ -99,22 +131,28 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
   }
   resize(size);
   resizeDocks({scene_panel_}, {kSceneDockWidth}, Qt::Horizontal);
-  ShowScene(nullptr);
+  ShowEmptyScene();
 }
 
 
+// the bridge (a child) stops the simulation thread before the viewport goes
 MainWindow::~MainWindow() = default;
 
 
+void MainWindow::SetCompareConfigs(std::vector<io::SolverConfig> configs) {
+  compare_configs_ = std::move(configs);
+}
+
+
 void MainWindow::CreateActions() {
-  open_action_ = new QAction(tr("&Open Scene…"), this);
+  open_action_ = new QAction(tr("&Open…"), this);
   open_action_->setShortcut(QKeySequence::Open);
-  open_action_->setStatusTip(tr("Load a scene file (JSON)"));
+  open_action_->setStatusTip(tr("Open a scene (JSON), a URDF robot or a mesh"));
   connect(open_action_, &QAction::triggered, this, &MainWindow::OnOpenSceneTriggered);
 
   reload_action_ = new QAction(tr("&Reload"), this);
   reload_action_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
-  reload_action_->setStatusTip(tr("Load the current scene file again"));
+  reload_action_->setStatusTip(tr("Load the current file again"));
   connect(reload_action_, &QAction::triggered, this, &MainWindow::OnReloadTriggered);
 
   screenshot_action_ = new QAction(tr("Save &Screenshot…"), this);
@@ -126,6 +164,53 @@ void MainWindow::CreateActions() {
   quit_action_->setShortcut(QKeySequence::Quit);
   quit_action_->setMenuRole(QAction::QuitRole);
   connect(quit_action_, &QAction::triggered, this, &QWidget::close);
+
+  // simulation: MuJoCo simulate's keys
+  play_action_ = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Play"), this);
+  play_action_->setCheckable(true);
+  play_action_->setShortcut(QKeySequence(Qt::Key_Space));
+  play_action_->setStatusTip(tr("Run or pause the simulation (Space)"));
+  connect(play_action_, &QAction::triggered, this, [this](bool run) {
+    if (run) {
+      bridge_->Send(command::Play{});
+    } else {
+      bridge_->Send(command::Pause{});
+    }
+  });
+
+  step_action_ = new QAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("&Step"), this);
+  step_action_->setShortcut(QKeySequence(Qt::Key_Right));
+  step_action_->setStatusTip(tr("Pause and take one step (→)"));
+  connect(step_action_, &QAction::triggered, this, [this] { bridge_->Send(command::StepOnce{1}); });
+
+  reset_action_ =
+      new QAction(style()->standardIcon(QStyle::SP_MediaSkipBackward), tr("Rese&t"), this);
+  reset_action_->setShortcut(QKeySequence(Qt::Key_Backspace));
+  reset_action_->setStatusTip(tr("Back to the scene's initial state (Backspace)"));
+  connect(reset_action_, &QAction::triggered, this, [this] { bridge_->Send(command::Reset{}); });
+
+  real_time_action_ = new QAction(tr("Real &Time"), this);
+  real_time_action_->setCheckable(true);
+  real_time_action_->setChecked(true);
+  real_time_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+  real_time_action_->setStatusTip(
+      tr("Pace the simulation to the wall clock; off: as fast as possible"));
+  connect(real_time_action_, &QAction::toggled, this, [this] { SendPacing(); });
+
+  slower_action_ = new QAction(tr("S&lower"), this);
+  slower_action_->setShortcut(QKeySequence(Qt::Key_Minus));
+  slower_action_->setStatusTip(tr("Halve the real-time factor (slow motion)"));
+  connect(slower_action_, &QAction::triggered, this, [this] {
+    speed_ = std::max(kMinSpeed, speed_ / 2);
+    SendPacing();
+  });
+  faster_action_ = new QAction(tr("&Faster"), this);
+  faster_action_->setShortcut(QKeySequence(Qt::Key_Equal));
+  faster_action_->setStatusTip(tr("Double the real-time factor"));
+  connect(faster_action_, &QAction::triggered, this, [this] {
+    speed_ = std::min(kMaxSpeed, speed_ * 2);
+    SendPacing();
+  });
 
   reset_camera_action_ = new QAction(tr("&Reset Camera"), this);
   // Home everywhere; the viewport itself also takes F (a bare letter as a window shortcut would
@@ -151,11 +236,22 @@ void MainWindow::CreateActions() {
 void MainWindow::CreateMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(open_action_);
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
   file->addAction(reload_action_);
   file->addSeparator();
   file->addAction(screenshot_action_);
   file->addSeparator();
   file->addAction(quit_action_);
+  UpdateRecentMenu();
+
+  QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
+  simulation->addAction(play_action_);
+  simulation->addAction(step_action_);
+  simulation->addAction(reset_action_);
+  simulation->addSeparator();
+  simulation->addAction(real_time_action_);
+  simulation->addAction(slower_action_);
+  simulation->addAction(faster_action_);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(reset_camera_action_);
@@ -168,9 +264,37 @@ void MainWindow::CreateMenus() {
 }
 
 
+void MainWindow::CreateToolBar() {
+  QToolBar* bar = addToolBar(tr("Simulation"));
+  bar->setObjectName(QStringLiteral("SimulationToolBar"));
+  bar->setMovable(false);
+  bar->addAction(play_action_);
+  bar->addAction(step_action_);
+  bar->addAction(reset_action_);
+  bar->addSeparator();
+  bar->addAction(real_time_action_);
+  bar->addAction(slower_action_);
+  bar->addAction(faster_action_);
+}
+
+
 void MainWindow::CreateDocks() {
   scene_panel_ = new ScenePanel(this);
   addDockWidget(Qt::LeftDockWidgetArea, scene_panel_);
+  solver_panel_ = new SolverPanel(this);
+  addDockWidget(Qt::LeftDockWidgetArea, solver_panel_);
+  tabifyDockWidget(scene_panel_, solver_panel_);
+  scene_panel_->raise();
+
+  convergence_panel_ = new ConvergencePanel(this);
+  addDockWidget(Qt::RightDockWidgetArea, convergence_panel_);
+  statistics_panel_ = new StatisticsPanel(this);
+  addDockWidget(Qt::RightDockWidgetArea, statistics_panel_);
+  tabifyDockWidget(convergence_panel_, statistics_panel_);
+  convergence_panel_->raise();
+  // the plots and the table on demand: the viewport keeps the room by default
+  convergence_panel_->hide();
+  statistics_panel_->hide();
 
   diagnostics_panel_ = new DiagnosticsPanel(this);
   addDockWidget(Qt::BottomDockWidgetArea, diagnostics_panel_);
@@ -181,6 +305,9 @@ void MainWindow::CreateDocks() {
   if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"))) {
     QMenu* panels = view->addMenu(tr("&Panels"));
     panels->addAction(scene_panel_->toggleViewAction());
+    panels->addAction(solver_panel_->toggleViewAction());
+    panels->addAction(convergence_panel_->toggleViewAction());
+    panels->addAction(statistics_panel_->toggleViewAction());
     panels->addAction(diagnostics_panel_->toggleViewAction());
   }
 }
@@ -188,20 +315,104 @@ void MainWindow::CreateDocks() {
 
 void MainWindow::CreateStatusBar() {
   scene_label_ = new QLabel(this);
+  sim_label_ = new QLabel(this);
   device_label_ = new QLabel(tr("Vulkan: starting…"), this);
   fps_label_ = new QLabel(this);
-  // fixed width for the rate so the bar does not jiggle as digits change
+  // fixed widths so the bar does not jiggle as digits change
+  sim_label_->setMinimumWidth(fontMetrics().horizontalAdvance(
+      QStringLiteral("t = 0000.000 s · 00.00× real time · step 000.000 ms (paused)")));
   fps_label_->setMinimumWidth(
       fontMetrics().horizontalAdvance(QStringLiteral("0000.0 FPS (00.00 ms)")));
   fps_label_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   statusBar()->addWidget(scene_label_, 1);
+  statusBar()->addPermanentWidget(sim_label_);
   statusBar()->addPermanentWidget(device_label_);
   statusBar()->addPermanentWidget(fps_label_);
 
   fps_timer_ = new QTimer(this);
-  connect(fps_timer_, &QTimer::timeout, this, &MainWindow::UpdateFrameRateLabel);
+  connect(fps_timer_, &QTimer::timeout, this, &MainWindow::UpdateStatusLabels);
   fps_timer_->start(kFrameRateRefreshMs);
-  UpdateFrameRateLabel();
+  UpdateStatusLabels();
+}
+
+
+void MainWindow::ConnectSimulation() {
+  connect(bridge_, &SimBridge::SceneChanged, this,
+          [this](const std::shared_ptr<const SimSnapshot>& s) { OnSceneChanged(*s); });
+  connect(bridge_, &SimBridge::SnapshotReady, this,
+          [this](const std::shared_ptr<const SimSnapshot>& s) { OnSnapshot(*s); });
+  connect(bridge_, &SimBridge::DiagnosticsRaised, this, &MainWindow::OnSimulationDiagnostics);
+
+  // panels write commands
+  connect(scene_panel_, &ScenePanel::BodySelected, this,
+          [this](int body) { bridge_->Send(command::SelectBody{body}); });
+  connect(scene_panel_, &ScenePanel::JointTargetChanged, this, [this](int joint, double target) {
+    bridge_->Send(command::SetJointTarget{joint, target});
+  });
+  connect(solver_panel_, &SolverPanel::OverrideRequested, this,
+          [this](int lane, const QString& assignment) {
+            bridge_->Send(command::SetOverride{lane, assignment.toStdString()});
+          });
+  connect(solver_panel_, &SolverPanel::SubstepsChanged, this,
+          [this](int substeps) { bridge_->Send(command::SetSubsteps{substeps}); });
+
+  // the viewport's clicks and ctrl+drags become rays
+  connect(viewport_, &VulkanViewport::PickRequested, this,
+          [this](const QPointF& p) { SendRay(p, kPickRay); });
+  connect(viewport_, &VulkanViewport::DragStarted, this,
+          [this](const QPointF& p) { SendRay(p, kBeginDragRay); });
+  connect(viewport_, &VulkanViewport::DragMoved, this,
+          [this](const QPointF& p) { SendRay(p, kMoveDragRay); });
+  connect(viewport_, &VulkanViewport::DragEnded, this,
+          [this] { bridge_->Send(command::EndDrag{}); });
+}
+
+
+bool MainWindow::ShowPanels(const QStringList& names, QStringList* unknown) {
+  const std::vector<std::pair<QString, QDockWidget*>> panels = {
+      {QStringLiteral("scene"), scene_panel_},
+      {QStringLiteral("solver"), solver_panel_},
+      {QStringLiteral("convergence"), convergence_panel_},
+      {QStringLiteral("statistics"), statistics_panel_},
+      {QStringLiteral("diagnostics"), diagnostics_panel_}};
+  for (const QString& name : names) {
+    const auto found = std::find_if(panels.begin(), panels.end(),
+                                    [&](const auto& panel) { return panel.first == name; });
+    if (found == panels.end()) {
+      if (unknown != nullptr) *unknown << name;
+      continue;
+    }
+    found->second->show();
+    found->second->raise();
+    // the plots need room to be read
+    if (found->second == convergence_panel_ || found->second == statistics_panel_) {
+      resizeDocks({found->second}, {kPlotDockWidth}, Qt::Horizontal);
+    }
+  }
+  return unknown == nullptr || unknown->isEmpty();
+}
+
+
+void MainWindow::SendRay(const QPointF& position, int kind) {
+  Vec3 origin, direction;
+  const OrbitCamera& camera = viewport_->camera();
+  PixelRay(camera, position, QSizeF(viewport_->size()), &origin, &direction);
+  switch (kind) {
+    case kPickRay:
+      bridge_->Send(command::Pick{origin, direction});
+      break;
+    case kBeginDragRay:
+      bridge_->Send(command::BeginDrag{origin, direction, ViewDirection(camera)});
+      break;
+    default:
+      bridge_->Send(command::MoveDrag{origin, direction});
+      break;
+  }
+}
+
+
+void MainWindow::SendPacing() {
+  bridge_->Send(command::SetPacing{real_time_action_->isChecked(), speed_});
 }
 
 
@@ -231,11 +442,30 @@ void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>&
 
   last_load_failed_ = !result.ok();
   if (result.ok()) {
-    scene_ = std::make_unique<io::Scene>(result.value());
-    ShowScene(scene_.get());
+    const io::Scene& scene = result.value();
+    const Model& model = *scene.model;
+    // the scene's own camera, exactly (tests project points with the same camera)
+    const OrbitCamera camera(model.camera, model.options.up);
+    // compared lanes stand side by side along the camera's right axis
+    command::LoadScene load;
+    load.model = scene.model;
+    load.initial_state = scene.initial_state;
+    load.path = scene.path;
+    load.configs = compare_configs_;
+    if (compare_configs_.size() > 1) {
+      const Vec3 back = (camera.Eye() - camera.target).cast<double>();
+      const Vec3 right = model.options.up.cross(back).normalized();
+      load.lane_offset = LaneOffset(model, scene.initial_state, right);
+    }
+    // compared lanes: the camera backs off to see them all
+    viewport_->SetHomeCamera(
+        CompareCamera(camera, load.lane_offset, static_cast<int>(compare_configs_.size())));
+    bridge_->Send(std::move(load));
+    play_action_->setChecked(true);
+    AddRecentFile(path);
     statusBar()->clearMessage();
   } else {
-    // a failed load leaves the scene and the camera as they are (MuJoCo's simulate does the same)
+    // a failed load leaves the scene running as it is (MuJoCo's simulate does the same)
     const int errors = diagnostics.error_count();
     statusBar()->showMessage(tr("Could not load %1: %2 %3, see Diagnostics")
                                  .arg(path)
@@ -246,30 +476,48 @@ void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>&
 }
 
 
-void MainWindow::ShowScene(const io::Scene* scene) {
-  if (scene == nullptr) {
-    viewport_->SetFrame(std::make_shared<const VisualFrame>());
-    viewport_->SetSceneName(QString());
-    viewport_->SetHomeCamera(OrbitCamera());
-    scene_panel_->SetScene(nullptr, VisualFrame{});
-    scene_label_->setText(tr("No scene"));
-    setWindowTitle(QStringLiteral("Contact Studio"));
-    return;
-  }
-  const Model& model = *scene->model;
-  auto frame = std::make_shared<const VisualFrame>(MakeVisualFrame(model, scene->initial_state));
-  // the scene's own camera, exactly (tests project points with the same camera)
-  viewport_->SetHomeCamera(OrbitCamera(model.camera, model.options.up));
-  viewport_->SetSceneName(QString::fromStdString(model.name));
-  viewport_->SetFrame(frame);
-  scene_panel_->SetScene(scene->model, *frame);
+void MainWindow::ShowEmptyScene() {
+  viewport_->SetFrame(std::make_shared<const VisualFrame>());
+  viewport_->SetSceneName(QString());
+  viewport_->SetHomeCamera(OrbitCamera());
+  scene_panel_->SetScene(nullptr, VisualFrame{});
+  scene_label_->setText(tr("No scene"));
+  setWindowTitle(QStringLiteral("Contact Studio"));
+}
+
+
+void MainWindow::OnSceneChanged(const SimSnapshot& snapshot) {
+  if (snapshot.model == nullptr) return;
+  const Model& model = *snapshot.model;
   const QString name = QString::fromStdString(model.name);
-  scene_label_->setText(
-      tr("%1 — %2").arg(name.isEmpty() ? tr("(unnamed scene)") : name,
-                        QFileInfo(QString::fromStdString(scene->path)).fileName()));
-  setWindowTitle(
-      tr("%1 — Contact Studio")
-          .arg(name.isEmpty() ? QFileInfo(QString::fromStdString(scene->path)).fileName() : name));
+  const QString file = QFileInfo(QString::fromStdString(snapshot.scene_path)).fileName();
+  viewport_->SetSceneName(name);
+  QString label = tr("%1 — %2").arg(name.isEmpty() ? tr("(unnamed scene)") : name, file);
+  if (snapshot.lanes.size() > 1) {
+    QStringList lanes;
+    for (const LaneSnapshot& lane : snapshot.lanes) lanes << QString::fromStdString(lane.label);
+    label += tr(" — comparing %1").arg(lanes.join(QStringLiteral(" | ")));
+  }
+  scene_label_->setText(label);
+  setWindowTitle(tr("%1 — Contact Studio").arg(name.isEmpty() ? file : name));
+}
+
+
+void MainWindow::OnSnapshot(const SimSnapshot& snapshot) {
+  scene_panel_->ShowSnapshot(snapshot);
+  solver_panel_->ShowSnapshot(snapshot);
+  convergence_panel_->ShowSnapshot(snapshot);
+  statistics_panel_->ShowSnapshot(snapshot, viewport_->fps(), viewport_->frame_ms());
+  // the toolbar follows the worker (a non-finite step pauses it)
+  if (play_action_->isChecked() != snapshot.running) play_action_->setChecked(snapshot.running);
+}
+
+
+void MainWindow::OnSimulationDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& d : diagnostics) std::cerr << d.Format() << "\n";
+  std::cerr << std::flush;
+  diagnostics_panel_->AppendDiagnostics(diagnostics);
+  ShowDiagnosticsPanel();
 }
 
 
@@ -337,8 +585,8 @@ void MainWindow::OnOpenSceneTriggered() {
     directory = QString::fromStdString(
         io::FindScenesDirectory(QCoreApplication::applicationFilePath().toStdString()));
   }
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Scene"), directory,
-                                                    tr("Scenes (*.json);;All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open"), directory, tr(kOpenFileFilter));
   if (!path.isEmpty()) OpenScene(path);
 }
 
@@ -392,11 +640,59 @@ void MainWindow::ShowDiagnosticsPanel() {
 }
 
 
-void MainWindow::UpdateFrameRateLabel() {
+void MainWindow::UpdateStatusLabels() {
   const double fps = viewport_->fps();
   fps_label_->setText(
       fps > 0 ? tr("%1 FPS (%2 ms)").arg(fps, 0, 'f', 1).arg(viewport_->frame_ms(), 0, 'f', 2)
               : tr("— FPS"));
+  const SimSnapshot& s = *bridge_->latest();
+  if (s.lanes.empty()) {
+    sim_label_->clear();
+    return;
+  }
+  // step time: the median of the recent steps of lane 0
+  std::vector<double> ms;
+  for (const StepSample& sample : s.lanes[0].history) ms.push_back(sample.total_ms);
+  double median = 0;
+  if (!ms.empty()) {
+    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+    median = ms[ms.size() / 2];
+  }
+  sim_label_->setText(tr("t = %1 s · %2× real time · step %3 ms%4")
+                          .arg(s.lanes[0].time, 0, 'f', 3)
+                          .arg(s.real_time_factor, 0, 'f', 2)
+                          .arg(median, 0, 'f', 3)
+                          .arg(s.running ? QString() : tr(" (paused)")));
+}
+
+
+QStringList MainWindow::RecentFiles() const {
+  return QSettings().value(QLatin1String(kRecentFilesKey)).toStringList();
+}
+
+
+void MainWindow::AddRecentFile(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  QStringList files = RecentFiles();
+  files.removeAll(absolute);
+  files.prepend(absolute);
+  while (files.size() > kMaxRecentFiles) files.removeLast();
+  QSettings().setValue(QLatin1String(kRecentFilesKey), files);
+  UpdateRecentMenu();
+}
+
+
+void MainWindow::UpdateRecentMenu() {
+  recent_menu_->clear();
+  const QStringList files = RecentFiles();
+  for (int i = 0; i < files.size(); ++i) {
+    const QString& file = files[i];
+    QAction* action = recent_menu_->addAction(
+        QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(file).fileName()));
+    action->setStatusTip(file);
+    connect(action, &QAction::triggered, this, [this, file] { OpenScene(file); });
+  }
+  recent_menu_->setEnabled(!files.isEmpty());
 }
 
 }  // namespace sim::ui

@@ -1,29 +1,41 @@
-// MainWindow: the studio's top-level window. Menus (File, View, Help), a status bar (scene, Vulkan
-// device, frame rate), the Vulkan viewport as central widget and dockable panels around it (scene
-// contents on the left, load diagnostics at the bottom). Scenes load on a worker thread of Qt's
-// pool; the result is applied on the GUI thread, and a failed load never replaces the scene shown.
+// MainWindow: the studio's top-level window. Menus (File, Simulation, View, Help), a toolbar
+// (play/pause, step, reset, real time), a status bar (scene, simulated time and real-time factor,
+// step time, Vulkan device, frame rate), the Vulkan viewport as central widget and dockable panels
+// around it (scene and joints, solver settings, convergence plots, statistics, diagnostics).
+// Scenes load on a worker thread of Qt's pool; a loaded scene is handed to the simulation worker
+// (SimBridge), which swaps it in at a step boundary; a failed load never replaces the scene that
+// runs. Shortcuts follow MuJoCo's simulate: Space plays/pauses, → steps, Backspace resets.
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include <QImage>
 #include <QMainWindow>
 #include <QRect>
 #include <QString>
+#include <QStringList>
 
 #include "engine/core/diagnostics.h"
+#include "engine/io/overrides.h"
 #include "engine/io/scene_file.h"
 
 class QAction;
 class QLabel;
+class QMenu;
 class QTimer;
 class QVulkanInstance;
 
 namespace sim::ui {
 
+class ConvergencePanel;
 class DiagnosticsPanel;
 class ScenePanel;
+class SimBridge;
+class SolverPanel;
+class StatisticsPanel;
 class VulkanViewport;
+struct SimSnapshot;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -33,11 +45,20 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QVulkanInstance* instance, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  /// Loads the scene file at `path` off the GUI thread and shows it when done. On failure the
-  /// diagnostics go to stderr and the diagnostics panel, and the current scene stays (an empty one
-  /// when nothing was loaded yet). Emits SceneLoadFinished either way. An empty `path` fails with a
+  /// Runs every scene opened from now on once per configuration, side by side in lockstep
+  /// (`--compare A,B`); empty: the scene's own solver only.
+  void SetCompareConfigs(std::vector<io::SolverConfig> configs);
+
+  /// Loads the scene, URDF or mesh at `path` (io::LoadAnyScene: a lone robot or mesh gets a default
+  /// scene) off the GUI thread and starts simulating it when done. On failure the diagnostics go to
+  /// stderr and the diagnostics panel, and the current scene keeps running (an empty one when
+  /// nothing was loaded yet). Emits SceneLoadFinished either way. An empty `path` fails with a
   /// diagnostic saying that no scene was found.
   void OpenScene(const QString& path);
+
+  /// Shows and raises the panels named (scene, solver, convergence, statistics, diagnostics);
+  /// returns false with the unknown names in `*unknown`.
+  bool ShowPanels(const QStringList& names, QStringList* unknown);
 
   /// The window as a person sees it: QWidget::grab() of the widgets with the viewport's rendered
   /// image pasted at the viewport's place, in device pixels. `viewport_rect` (optional) receives
@@ -48,10 +69,14 @@ class MainWindow : public QMainWindow {
   bool SaveScreenshot(const QString& path, QString* error);
 
   VulkanViewport* viewport() const { return viewport_; }
+  SimBridge* simulation() const { return bridge_; }
+  DiagnosticsPanel* diagnostics_panel() const { return diagnostics_panel_; }
   /// The last load failed (the window shows the previous scene or an empty one).
   bool last_load_failed() const { return last_load_failed_; }
   /// A rendering error has been reported by the viewport.
   bool render_failed() const { return render_failed_; }
+  /// Recently opened files, newest first (QSettings "recentFiles").
+  QStringList RecentFiles() const;
 
  signals:
   /// A load finished; `ok` false when it failed (its diagnostics are listed).
@@ -60,42 +85,64 @@ class MainWindow : public QMainWindow {
  private:
   void CreateActions();
   void CreateMenus();
+  void CreateToolBar();
   void CreateDocks();
   void CreateStatusBar();
+  void ConnectSimulation();
 
   void ApplyLoadResult(const QString& path, const Expected<io::Scene>& result);
-  void ShowScene(const io::Scene* scene);
+  void ShowEmptyScene();
+  void OnSceneChanged(const SimSnapshot& snapshot);
+  void OnSnapshot(const SimSnapshot& snapshot);
   void OnOpenSceneTriggered();
   void OnReloadTriggered();
   void OnSaveScreenshotTriggered();
   void OnAboutTriggered();
   void OnRenderError(const QString& message);
+  void OnSimulationDiagnostics(const std::vector<Diagnostic>& diagnostics);
   void ShowDiagnosticsPanel();
-  void UpdateFrameRateLabel();
+  void UpdateStatusLabels();
+  void AddRecentFile(const QString& path);
+  void UpdateRecentMenu();
+  void SendPacing();
+  void SendRay(const QPointF& position, int kind);
 
   VulkanViewport* viewport_ = nullptr;
   QWidget* viewport_container_ = nullptr;
+  SimBridge* bridge_ = nullptr;
   ScenePanel* scene_panel_ = nullptr;
+  SolverPanel* solver_panel_ = nullptr;
+  ConvergencePanel* convergence_panel_ = nullptr;
+  StatisticsPanel* statistics_panel_ = nullptr;
   DiagnosticsPanel* diagnostics_panel_ = nullptr;
 
   QAction* open_action_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
   QAction* reload_action_ = nullptr;
   QAction* screenshot_action_ = nullptr;
   QAction* quit_action_ = nullptr;
+  QAction* play_action_ = nullptr;
+  QAction* step_action_ = nullptr;
+  QAction* reset_action_ = nullptr;
+  QAction* real_time_action_ = nullptr;
+  QAction* slower_action_ = nullptr;
+  QAction* faster_action_ = nullptr;
   QAction* reset_camera_action_ = nullptr;
   QAction* overlay_action_ = nullptr;
   QAction* about_action_ = nullptr;
 
   QLabel* scene_label_ = nullptr;
+  QLabel* sim_label_ = nullptr;
   QLabel* device_label_ = nullptr;
   QLabel* fps_label_ = nullptr;
   QTimer* fps_timer_ = nullptr;
 
-  std::unique_ptr<io::Scene> scene_;  // the scene shown; null when none
-  QString scene_path_;                // last path asked for (what Reload loads again)
-  int load_generation_ = 0;           // only the newest load is applied
+  std::vector<io::SolverConfig> compare_configs_;
+  QString scene_path_;       // last path asked for (what Reload loads again)
+  int load_generation_ = 0;  // only the newest load is applied
   bool last_load_failed_ = false;
   bool render_failed_ = false;
+  double speed_ = 1.0;  // real-time factor asked for
 };
 
 }  // namespace sim::ui

@@ -2,10 +2,18 @@
 #include "ui/scripted_run.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <utility>
 
+#include <QApplication>
+#include <QKeySequence>
+#include <QtTest/QTest>
+
+#include "engine/model/model.h"
 #include "ui/main_window.h"
+#include "ui/panels/diagnostics_panel.h"
+#include "ui/sim_bridge.h"
 #include "ui/viewport/vulkan_viewport.h"
 
 namespace sim::ui {
@@ -32,14 +40,107 @@ void ScriptedRun::OnSceneLoadFinished(bool ok) {
   if (counting_ || done_) return;
   load_failed_ = !ok;
   counting_ = true;
-  target_frame_ = window_->viewport()->frames_rendered() + static_cast<quint64>(options_.frames);
+  start_frame_ = window_->viewport()->frames_rendered();
+  target_frame_ = start_frame_ + static_cast<quint64>(options_.frames);
+  frame_clock_.start();
 }
 
 
 void ScriptedRun::OnFrameRendered(quint64 count) {
   if (options_.exit) stall_timer_.start(options_.stall_timeout_ms);
-  if (!counting_ || done_ || count < target_frame_) return;
+  if (!counting_ || done_) return;
+  frame_ms_.push_back(frame_clock_.nsecsElapsed() * 1e-6);
+  frame_clock_.restart();
+  if (count < target_frame_) {
+    PlayScript(count - start_frame_);
+    return;
+  }
   Act();
+}
+
+
+void ScriptedRun::PlayScript(quint64 frame) {
+  const quint64 frames = static_cast<quint64>(options_.frames);
+  VulkanViewport* viewport = window_->viewport();
+  if (options_.drag && !drag_released_) {
+    // press at 10 %, move over the next 10 %, release 5 frames before the end
+    const quint64 press = std::max<quint64>(1, frames / 10);
+    const quint64 moved = press + std::max<quint64>(1, frames / 10);
+    const quint64 release = frames > 5 ? frames - 5 : frames - 1;
+    if (!drag_pressed_ && frame >= press) {
+      QTest::mousePress(viewport, Qt::LeftButton, Qt::ControlModifier,
+                        options_.drag_from.toPoint());
+      drag_pressed_ = true;
+    } else if (drag_pressed_ && frame >= release) {
+      QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, options_.drag_to.toPoint());
+      drag_released_ = true;
+    } else if (drag_pressed_ && frame <= moved) {
+      const double t = static_cast<double>(frame - press) / static_cast<double>(moved - press);
+      const QPointF p = options_.drag_from + t * (options_.drag_to - options_.drag_from);
+      QTest::mouseMove(viewport, p.toPoint());
+    }
+  }
+  if (!options_.keys.isEmpty() && !keys_pressed_ && frame >= frames / 4) {
+    keys_pressed_ = true;
+    // window shortcuts fire in the active window; Xvfb has no window manager to activate it
+    QApplication::setActiveWindow(window_);
+    for (const QString& name : options_.keys) {
+      const QKeySequence sequence = QKeySequence::fromString(name);
+      if (sequence.isEmpty()) continue;
+      const QKeyCombination key = sequence[0];
+      std::cout << "key: " << name.toStdString() << std::endl;
+      // into the 3D view, where the focus is after a click in it
+      QTest::keyClick(window_->viewport(), key.key(), key.keyboardModifiers());
+    }
+  }
+  if (!options_.open_after.isEmpty() && !opened_after_ && frame >= frames / 2) {
+    opened_after_ = true;
+    const auto& snapshot = *window_->simulation()->latest();
+    std::cout << "open-after: " << options_.open_after.toStdString() << " at sim time "
+              << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
+    window_->OpenScene(options_.open_after);
+  }
+}
+
+
+void ScriptedRun::PrintSummary() const {
+  const SimSnapshot& s = *window_->simulation()->latest();
+  // enough digits that time = steps · dt can be checked
+  const std::streamsize precision = std::cout.precision(12);
+  auto median = [](std::vector<double> values) {
+    if (values.empty()) return 0.0;
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    return values[values.size() / 2];
+  };
+  if (s.lanes.empty()) {
+    std::cout << "sim: no scene" << std::endl;
+  } else {
+    std::vector<double> step_ms;
+    for (const StepSample& sample : s.lanes[0].history) step_ms.push_back(sample.total_ms);
+    const double frame = median(frame_ms_);
+    std::cout << "sim: time " << s.lanes[0].time << " s, steps " << s.lanes[0].step << ", "
+              << (s.running ? "running" : "paused") << "\n"
+              << "lanes:";
+    for (std::size_t k = 0; k < s.lanes.size(); ++k) {
+      std::cout << (k == 0 ? " " : " | ") << s.lanes[k].label;
+    }
+    std::cout << "\n"
+              << "frame time: median " << frame << " ms (" << (frame > 0 ? 1000.0 / frame : 0)
+              << " fps); step time: median " << median(step_ms) << " ms\n";
+  }
+  if (s.model != nullptr) {
+    const Model& model = *s.model;
+    std::cout << "scene: " << model.name << "\n";
+    for (int i = 0; i < model.shape_count() && i < static_cast<int>(s.frame.shapes.size()); ++i) {
+      const auto& X = s.frame.shapes[i].X_WS;
+      std::cout << "shape " << model.shape_name[i] << " " << X[3] << " " << X[7] << " " << X[11]
+                << "\n";
+    }
+  }
+  const DiagnosticsPanel& diagnostics = *window_->diagnostics_panel();
+  std::cout << "diagnostics: " << diagnostics.error_count() << " errors, "
+            << diagnostics.warning_count() << " warnings" << std::endl;
+  std::cout.precision(precision);
 }
 
 
@@ -56,6 +157,11 @@ void ScriptedRun::OnStalled() {
 void ScriptedRun::Act() {
   done_ = true;
   stall_timer_.stop();
+  if (drag_pressed_ && !drag_released_) {
+    QTest::mouseRelease(window_->viewport(), Qt::LeftButton, Qt::NoModifier,
+                        options_.drag_to.toPoint());
+  }
+  PrintSummary();
   int exit_code = load_failed_ || window_->render_failed() ? 1 : 0;
   if (!options_.screenshot.isEmpty()) {
     QString error;

@@ -1,11 +1,24 @@
 // ScriptedRun: the studio's unattended mode (`--frames N --screenshot FILE.png --exit`), used by
 // the GUI smoke tests and to make README screenshots. After the first scene load finishes it counts
 // N rendered frames, then saves the screenshot and/or quits with an exit code that says whether the
-// load, the rendering and the screenshot all worked.
+// load, the rendering and the screenshot all worked. On the way it can play a ctrl+drag on the
+// viewport with QTest mouse events (`--drag X0,Y0,X1,Y1`), press keys (`--keys Space,Right`) and
+// open another file halfway (`--open-after FILE`). At the end it prints what happened on stdout:
+//   sim: time T s, steps N, running|paused
+//   lanes: LABEL | LABEL ...
+//   frame time: median F ms (R fps); step time: median S ms
+//   scene: NAME
+//   shape NAME x y z            (lane 0's shapes, world positions [m])
+//   diagnostics: E errors, W warnings
 #pragma once
 
+#include <vector>
+
+#include <QElapsedTimer>
 #include <QObject>
+#include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 namespace sim::ui {
@@ -17,6 +30,13 @@ struct ScriptedRunOptions {
   QString screenshot;            ///< PNG to write then; empty: none
   bool exit = false;             ///< quit after acting
   int stall_timeout_ms = 60000;  ///< with `exit`: give up when no frame arrives for this long
+  /// ctrl+drag on the viewport from `drag_from` to `drag_to` (logical pixels): pressed at 10 % of
+  /// the frames, moved there over the next 10 % and held until the end; off when `drag` is false
+  bool drag = false;
+  QPointF drag_from, drag_to;
+  QString open_after;  ///< file to open at half the frames; empty: none
+  /// keys pressed on the main window at a quarter of the frames, in order (e.g. Space, Right)
+  QStringList keys;
 };
 
 class ScriptedRun : public QObject {
@@ -36,6 +56,8 @@ class ScriptedRun : public QObject {
   void OnFrameRendered(quint64 count);
   void OnStalled();
   void Act();
+  void PlayScript(quint64 frame);
+  void PrintSummary() const;
 
   MainWindow* window_;
   ScriptedRunOptions options_;
@@ -44,6 +66,13 @@ class ScriptedRun : public QObject {
   bool done_ = false;
   bool load_failed_ = false;
   quint64 target_frame_ = 0;
+  quint64 start_frame_ = 0;
+  bool drag_pressed_ = false;
+  bool drag_released_ = false;
+  bool opened_after_ = false;
+  bool keys_pressed_ = false;
+  QElapsedTimer frame_clock_;
+  std::vector<double> frame_ms_;  // intervals between rendered frames after the load
 };
 
 }  // namespace sim::ui

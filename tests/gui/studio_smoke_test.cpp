@@ -26,107 +26,13 @@
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 #include "render/png_io.h"
+#include "tests/gui/studio_run.h"
 #include "tests/support/run_command.h"
 
 namespace sim {
 namespace {
 
-namespace fs = std::filesystem;
-
-const std::string kStudio = std::string(SIM_BINARY_DIR) + "/bin/contact-studio";
-const std::string kDefaultScene = std::string(SIM_SOURCE_DIR) + "/scenes/default.json";
-// Xvfb screen: larger than the studio's default window so nothing is clipped
-const std::string kXvfbScreen = "1600x1000x24";
-const std::string kRunInXvfb = std::string(SIM_SOURCE_DIR) + "/tests/gui/run_in_xvfb.sh";
-// wall-clock limit of one studio run [s]; lavapipe renders a 1280x800 MSAA frame in well under 1 s
-constexpr int kRunTimeoutSeconds = 300;
-// "differs clearly" between two colours: max channel difference in 8-bit sRGB units; well above
-// MSAA edge blending and dithering noise, well below any object/sky contrast in the scene
-constexpr int kClearDifference = 24;
-
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-// per-test scratch directory (tests may run in parallel under ctest -j)
-fs::path ScratchDir() {
-  const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = fs::temp_directory_path() /
-                 ("contact_studio_gui_" + std::to_string(getpid()) + "_" + info->name());
-  fs::create_directories(dir);
-  return dir;
-}
-
-// runs a shell command line with stdout/stderr captured to files
-RunResult RunCommand(const std::string& command_line, const fs::path& scratch) {
-  const fs::path out = scratch / "stdout.txt";
-  const fs::path err = scratch / "stderr.txt";
-  const std::string full = "timeout " + std::to_string(kRunTimeoutSeconds) + " " + command_line +
-                           " >" + Quote(out.string()) + " 2>" + Quote(err.string());
-  const int status = std::system(full.c_str());
-  RunResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = ReadFile(out);
-  result.err = ReadFile(err);
-  return result;
-}
-
-bool HaveXvfb() { return std::system("command -v Xvfb >/dev/null 2>&1") == 0; }
-
-// the studio on a private Xvfb (tests/gui/run_in_xvfb.sh: the server picks a free display itself)
-std::string XvfbRun(const std::string& env, const std::string& args) {
-  return "env -u WAYLAND_DISPLAY QT_QPA_PLATFORM=xcb " + env + " " + Quote(kRunInXvfb) + " " +
-         Quote(kXvfbScreen) + " " + Quote(kStudio) + " " + args;
-}
-
-
-std::string RunReport(const RunResult& run) {
-  return "exit code " + std::to_string(run.exit_code) + "\n--- stdout\n" + run.out +
-         "\n--- stderr\n" + run.err;
-}
-
-using Rgb = std::array<int, 3>;
-
-// mean colour of the (2r+1)² pixels around (x, y), clamped to the image
-Rgb MeanColor(const render::Image& image, int x, int y, int r) {
-  Rgb sum = {0, 0, 0};
-  int count = 0;
-  for (int j = std::max(0, y - r); j <= std::min(image.height - 1, y + r); ++j) {
-    for (int i = std::max(0, x - r); i <= std::min(image.width - 1, x + r); ++i) {
-      const std::uint8_t* p = &image.rgba[4 * (static_cast<std::size_t>(j) * image.width + i)];
-      for (int c = 0; c < 3; ++c) sum[c] += p[c];
-      ++count;
-    }
-  }
-  for (int c = 0; c < 3; ++c) sum[c] /= std::max(1, count);
-  return sum;
-}
-
-int ColorDifference(const Rgb& a, const Rgb& b) {
-  int d = 0;
-  for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(a[c] - b[c]));
-  return d;
-}
-
-std::string ToString(const Rgb& c) {
-  return "(" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " + std::to_string(c[2]) +
-         ")";
-}
+using namespace studio_test;  // NOLINT: the helpers of these tests
 
 // radius of a sphere around the shape's centre that contains it [m]
 double BoundingRadius(const ShapeGeometry& g) {

@@ -99,6 +99,24 @@ void DiagnosticsPanel::AddMessage(Severity severity, const QString& message) {
 }
 
 
+void DiagnosticsPanel::AppendDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& diagnostic : diagnostics) AddDiagnostic(diagnostic);
+  list_->resizeColumnToContents(kSeverity);
+  list_->resizeColumnToContents(kLocation);
+  if (list_->topLevelItemCount() > 0) list_->scrollToBottom();
+  UpdateTitle();
+}
+
+
+QStringList DiagnosticsPanel::Rows() const {
+  QStringList rows;
+  for (int i = 0; i < list_->topLevelItemCount(); ++i) {
+    rows << list_->topLevelItem(i)->data(kMessage, Qt::UserRole).toString();
+  }
+  return rows;
+}
+
+
 void DiagnosticsPanel::Clear() {
   list_->clear();
   error_count_ = 0;

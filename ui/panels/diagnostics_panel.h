@@ -1,10 +1,14 @@
-// DiagnosticsPanel: a dock listing the errors and warnings of the last scene load (and renderer
-// failures), one row per diagnostic in the compilers' `file:line: error: message` form.
-// Double-clicking a row opens the file; the context menu copies rows.
+// DiagnosticsPanel: a dock listing the errors and warnings of the last scene load, and what the
+// simulation and the renderer reported since, one row per diagnostic in the compilers'
+// `file:line: error: message` form. Double-clicking a row opens the file; the context menu copies
+// rows.
 #pragma once
+
+#include <vector>
 
 #include <QDockWidget>
 #include <QString>
+#include <QStringList>
 
 #include "engine/core/diagnostics.h"
 
@@ -23,6 +27,10 @@ class DiagnosticsPanel : public QDockWidget {
   void SetDiagnostics(const Diagnostics& diagnostics);
   /// Appends one message that has no file (e.g. a Vulkan failure).
   void AddMessage(Severity severity, const QString& message);
+  /// Appends diagnostics raised later (the simulation's step status, a rejected setting).
+  void AppendDiagnostics(const std::vector<Diagnostic>& diagnostics);
+  /// Formatted rows, in order (tests, scripted runs).
+  QStringList Rows() const;
   void Clear();
 
   int error_count() const { return error_count_; }

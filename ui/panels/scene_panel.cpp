@@ -1,25 +1,45 @@
-// ScenePanel: tree of world shapes and bodies of the loaded Model.
+// ScenePanel: tree of world shapes and bodies of the loaded Model, joints with drive sliders.
 #include "ui/panels/scene_panel.h"
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <utility>
+#include <vector>
 
 #include <QColor>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPixmap>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "engine/model/model.h"
 #include "engine/visual/visual_frame.h"
+#include "ui/sim_worker.h"
 
 namespace sim::ui {
 
 namespace {
 
 enum Column { kName = 0, kType, kSize, kMass, kColumnCount };
+enum JointColumn { kJointName = 0, kJointType, kJointValue, kJointTarget, kJointColumnCount };
+
+// item data role holding a row's body (kWorldBody for world shapes)
+constexpr int kBodyRole = Qt::UserRole;
+// slider range of a joint without limits: a full turn, or ±0.5 m
+constexpr double kUnlimitedAngle = std::numbers::pi;
+constexpr double kUnlimitedSlide = 0.5;
+
+constexpr double kRadToDeg = 180.0 / std::numbers::pi;
+
+QString JointValueText(double value, bool angular) {
+  return angular ? QStringLiteral("%1°").arg(value * kRadToDeg, 0, 'f', 1)
+                 : QStringLiteral("%1 m").arg(value, 0, 'f', 3);
+}
 
 QString Meters(double value) { return QString::number(value, 'f', 2); }
 
@@ -87,7 +107,9 @@ ScenePanel::ScenePanel(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
   title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(title_);
 
-  tree_ = new QTreeWidget(content);
+  // shapes and bodies above, joints below
+  auto* splitter = new QSplitter(Qt::Vertical, content);
+  tree_ = new QTreeWidget(splitter);
   // narrow defaults so the columns fit a narrow dock before they are sized to their contents
   tree_->header()->setDefaultSectionSize(60);
   tree_->setColumnCount(kColumnCount);
@@ -95,26 +117,55 @@ ScenePanel::ScenePanel(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
   tree_->header()->setStretchLastSection(true);
-  layout->addWidget(tree_, 1);
+  splitter->addWidget(tree_);
+
+  joints_ = new QTreeWidget(splitter);
+  joints_->header()->setDefaultSectionSize(60);
+  joints_->setColumnCount(kJointColumnCount);
+  joints_->setHeaderLabels({tr("Joint"), tr("Type"), tr("Value"), tr("Drive target")});
+  joints_->setRootIsDecorated(false);
+  joints_->setUniformRowHeights(true);
+  joints_->header()->setStretchLastSection(true);
+  splitter->addWidget(joints_);
+  layout->addWidget(splitter, 1);
   setWidget(content);
+
+  // a body row clicked selects the body; the viewport follows
+  connect(tree_, &QTreeWidget::currentItemChanged, this,
+          [this](QTreeWidgetItem* item, QTreeWidgetItem*) {
+            if (item == nullptr) return;
+            const int body = item->data(kName, kBodyRole).toInt();
+            shown_selection_ = body;
+            emit BodySelected(body);
+          });
+  since_refresh_.start();
   SetScene(nullptr, VisualFrame{});
 }
 
 
 void ScenePanel::SetScene(std::shared_ptr<const Model> model, const VisualFrame& frame) {
   model_ = std::move(model);
-  tree_->clear();
+  {
+    const QSignalBlocker blocker(tree_);
+    tree_->clear();
+  }
+  shown_selection_ = -2;
+  BuildJoints();
   if (model_ == nullptr) {
     title_->setText(tr("<i>No scene loaded</i>"));
     return;
   }
   const Model& m = *model_;
   title_->setText(
-      QStringLiteral("<b>%1</b><br><small>%2</small><br><small>%3 bodies, %4 shapes</small>")
+      QStringLiteral("<b>%1</b><br><small>%2</small><br><small>%3 bodies, %4 shapes, %5 joints, "
+                     "%6 particles, %7 soft bodies</small>")
           .arg(QString::fromStdString(m.name).toHtmlEscaped(),
                QString::fromStdString(m.description).toHtmlEscaped())
           .arg(m.body_count())
-          .arg(m.shape_count()));
+          .arg(m.shape_count())
+          .arg(m.joint_count())
+          .arg(m.particle_count())
+          .arg(m.soft_bodies.size()));
 
   // shapes of each owner (kWorldBody first)
   std::vector<std::vector<int>> body_shapes(m.body_count());
@@ -145,11 +196,14 @@ void ScenePanel::SetScene(std::shared_ptr<const Model> model, const VisualFrame&
                : QStringLiteral("shape %1").arg(s);
   };
 
+  // rows are added without telling the selection handlers
+  const QSignalBlocker blocker(tree_);
   // static world shapes are top-level rows
   for (int s : world_shapes) {
     auto* item = new QTreeWidgetItem(tree_);
     fill_shape(item, s, shape_name(s));
     item->setText(kMass, tr("static"));
+    item->setData(kName, kBodyRole, kWorldBody);
   }
   // a body with one shape is one row; a body with several is a parent row with its shapes below
   for (int b = 0; b < m.body_count(); ++b) {
@@ -166,9 +220,41 @@ void ScenePanel::SetScene(std::shared_ptr<const Model> model, const VisualFrame&
       item->setText(kName, body_name);
       item->setText(kType, tr("body"));
       item->setText(kSize, QStringLiteral("%1 shapes").arg(body_shapes[b].size()));
-      for (int s : body_shapes[b]) fill_shape(new QTreeWidgetItem(item), s, shape_name(s));
+      for (int s : body_shapes[b]) {
+        auto* child = new QTreeWidgetItem(item);
+        fill_shape(child, s, shape_name(s));
+        child->setData(kName, kBodyRole, b);
+      }
     }
+    item->setData(kName, kBodyRole, b);
     item->setText(kMass, is_static ? tr("static") : QStringLiteral("%1 kg").arg(mass, 0, 'g', 3));
+  }
+  // soft bodies (their nodes are particles) and the free particles
+  std::vector<unsigned char> in_soft_body(m.particle_count(), 0);
+  for (const SoftBody& soft : m.soft_bodies) {
+    double mass = 0;
+    for (int i = 0; i < soft.particle_count; ++i) {
+      in_soft_body[soft.first_particle + i] = 1;
+      mass += m.particle_mass[soft.first_particle + i];
+    }
+    auto* item = new QTreeWidgetItem(tree_);
+    item->setText(kName, QString::fromStdString(soft.name));
+    item->setText(kType, tr("soft body"));
+    item->setText(kSize, tr("%1 nodes, %2 tets").arg(soft.particle_count).arg(soft.tets.size()));
+    item->setText(kMass, QStringLiteral("%1 kg").arg(mass, 0, 'g', 3));
+    item->setToolTip(kName, tr("Young's modulus %1 Pa, Poisson ratio %2")
+                                .arg(soft.youngs_modulus, 0, 'g', 3)
+                                .arg(soft.poisson_ratio));
+    item->setData(kName, kBodyRole, kWorldBody);
+  }
+  for (int p = 0; p < m.particle_count(); ++p) {
+    if (in_soft_body[p]) continue;
+    auto* item = new QTreeWidgetItem(tree_);
+    item->setText(kName, QString::fromStdString(m.particle_name[p]));
+    item->setText(kType, tr("particle"));
+    item->setText(kSize, QStringLiteral("r %1 m").arg(Meters(m.particle_radius[p])));
+    item->setText(kMass, QStringLiteral("%1 kg").arg(m.particle_mass[p], 0, 'g', 3));
+    item->setData(kName, kBodyRole, kWorldBody);
   }
   // flat lists need no expander column
   bool nested = false;
@@ -178,6 +264,94 @@ void ScenePanel::SetScene(std::shared_ptr<const Model> model, const VisualFrame&
   tree_->setRootIsDecorated(nested);
   tree_->expandAll();
   for (int c = 0; c < kColumnCount; ++c) tree_->resizeColumnToContents(c);
+}
+
+
+void ScenePanel::BuildJoints() {
+  joints_->clear();
+  joint_rows_.clear();
+  if (model_ == nullptr) return;
+  const Model& m = *model_;
+  for (int j = 0; j < m.joint_count(); ++j) {
+    const JointType type = m.joint_type[j];
+    auto* item = new QTreeWidgetItem(joints_);
+    item->setText(kJointName, QString::fromStdString(m.joint_name[j]));
+    item->setText(kJointType, QString::fromUtf8(JointTypeName(type)));
+    JointRow row;
+    row.joint = j;
+    row.item = item;
+    row.angular = type != JointType::kPrismatic;
+    const bool scalar = type == JointType::kRevolute || type == JointType::kContinuous ||
+                        type == JointType::kPrismatic;
+    if (scalar && m.joint_drive[j].enabled()) {
+      // the slider spans the limits, or a turn (±0.5 m) without them
+      const bool limited = m.joint_limited[j] != 0 && m.joint_upper[j] > m.joint_lower[j];
+      const double range = row.angular ? kUnlimitedAngle : kUnlimitedSlide;
+      row.lower = limited ? m.joint_lower[j] : -range;
+      row.upper = limited ? m.joint_upper[j] : range;
+      auto* slider = new QSlider(Qt::Horizontal, joints_);
+      slider->setRange(0, kSliderSteps);
+      slider->setToolTip(tr("Drive target of %1 (stiffness %2)")
+                             .arg(QString::fromStdString(m.joint_name[j]))
+                             .arg(m.joint_drive[j].stiffness));
+      const double t0 = std::clamp(m.joint_drive[j].target_position, row.lower, row.upper);
+      slider->setValue(
+          static_cast<int>(std::lround((t0 - row.lower) / (row.upper - row.lower) * kSliderSteps)));
+      const double lower = row.lower, upper = row.upper;
+      connect(slider, &QSlider::valueChanged, this, [this, j, lower, upper](int value) {
+        emit JointTargetChanged(j, lower + (upper - lower) * value / kSliderSteps);
+      });
+      joints_->setItemWidget(item, kJointTarget, slider);
+      row.slider = slider;
+    } else {
+      item->setText(kJointTarget, scalar ? tr("no drive") : QString());
+    }
+    joint_rows_.push_back(row);
+  }
+  joints_->setVisible(m.joint_count() > 0);
+  for (int c = 0; c < kJointTarget; ++c) joints_->resizeColumnToContents(c);
+}
+
+
+void ScenePanel::SelectBodyRow(int body) {
+  const QSignalBlocker blocker(tree_);
+  tree_->clearSelection();
+  tree_->setCurrentItem(nullptr);
+  if (body == kWorldBody) return;
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = tree_->topLevelItem(i);
+    if (item->data(kName, kBodyRole).toInt() == body) {
+      tree_->setCurrentItem(item);
+      tree_->scrollToItem(item);
+      return;
+    }
+  }
+}
+
+
+void ScenePanel::ShowSnapshot(const SimSnapshot& snapshot) {
+  if (snapshot.scene_generation != shown_generation_) {
+    shown_generation_ = snapshot.scene_generation;
+    SetScene(snapshot.model, snapshot.frame);
+  }
+  if (snapshot.selected_body != shown_selection_) {
+    shown_selection_ = snapshot.selected_body;
+    SelectBodyRow(snapshot.selected_body);
+  }
+  if (!isVisible() || snapshot.lanes.empty() || since_refresh_.elapsed() < kRefreshMs) return;
+  since_refresh_.restart();
+  // live joint values of lane 0; the sliders follow targets set elsewhere unless being dragged
+  const LaneSnapshot& lane = snapshot.lanes[0];
+  for (const JointRow& row : joint_rows_) {
+    if (row.joint >= static_cast<int>(lane.joint_positions.size())) break;
+    row.item->setText(kJointValue, JointValueText(lane.joint_positions[row.joint], row.angular));
+    if (row.slider == nullptr || row.slider->isSliderDown()) continue;
+    const double target = row.joint < static_cast<int>(lane.joint_targets.size()) &&
+                                  std::isfinite(lane.joint_targets[row.joint])
+                              ? lane.joint_targets[row.joint]
+                              : model_->joint_drive[row.joint].target_position;
+    row.item->setToolTip(kJointTarget, JointValueText(target, row.angular));
+  }
 }
 
 }  // namespace sim::ui

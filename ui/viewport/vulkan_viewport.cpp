@@ -269,7 +269,31 @@ StatsOverlayInfo VulkanViewport::MakeStatsInfo(const VisualFrame& frame) const {
 }
 
 
+void VulkanViewport::EmitPickAction(PickController::Action action, const QPointF& position) {
+  switch (action) {
+    case PickController::Action::kPick:
+      emit PickRequested(position);
+      break;
+    case PickController::Action::kBeginDrag:
+      emit DragStarted(position);
+      break;
+    case PickController::Action::kMoveDrag:
+      emit DragMoved(position);
+      break;
+    case PickController::Action::kEndDrag:
+      emit DragEnded();
+      break;
+    case PickController::Action::kNone:
+      break;
+  }
+}
+
+
 void VulkanViewport::UpdateCursor() {
+  if (pick_.dragging()) {
+    setCursor(Qt::CrossCursor);
+    return;
+  }
   switch (camera_.drag()) {
     case CameraController::Drag::kOrbit:
       setCursor(Qt::ClosedHandCursor);
@@ -287,7 +311,14 @@ void VulkanViewport::UpdateCursor() {
 // every event goes to ImGui first; the camera only sees what ImGui does not want
 void VulkanViewport::mousePressEvent(QMouseEvent* event) {
   imgui_input_.MouseButtonEvent(*event, true);
-  camera_.Press(event->button(), event->modifiers(), event->position(), imgui_input_.WantsMouse());
+  // ctrl+left grabs with the spring; anything else may still be a click, and moves the camera
+  const PickController::Action action = pick_.Press(event->button(), event->modifiers(),
+                                                    event->position(), imgui_input_.WantsMouse());
+  if (action == PickController::Action::kNone) {
+    camera_.Press(event->button(), event->modifiers(), event->position(),
+                  imgui_input_.WantsMouse());
+  }
+  EmitPickAction(action, event->position());
   UpdateCursor();
   event->accept();
 }
@@ -296,6 +327,7 @@ void VulkanViewport::mousePressEvent(QMouseEvent* event) {
 void VulkanViewport::mouseReleaseEvent(QMouseEvent* event) {
   imgui_input_.MouseButtonEvent(*event, false);
   camera_.Release(event->button());
+  EmitPickAction(pick_.Release(event->button(), event->position()), event->position());
   UpdateCursor();
   event->accept();
 }
@@ -304,7 +336,15 @@ void VulkanViewport::mouseReleaseEvent(QMouseEvent* event) {
 void VulkanViewport::mouseMoveEvent(QMouseEvent* event) {
   imgui_input_.MouseMoveEvent(*event);
   camera_.Move(event->position(), static_cast<float>(height()));
+  EmitPickAction(pick_.Move(event->position()), event->position());
   UpdateCursor();
+  event->accept();
+}
+
+
+void VulkanViewport::mouseDoubleClickEvent(QMouseEvent* event) {
+  // Qt 6 delivers the second press as a press too; ImGui has seen it there
+  EmitPickAction(pick_.DoubleClick(event->button(), imgui_input_.WantsMouse()), event->position());
   event->accept();
 }
 
@@ -348,6 +388,7 @@ void VulkanViewport::keyReleaseEvent(QKeyEvent* event) {
 void VulkanViewport::focusOutEvent(QFocusEvent* event) {
   imgui_input_.FocusOutEvent();
   camera_.Cancel();
+  EmitPickAction(pick_.Cancel(), QPointF());
   UpdateCursor();
   QVulkanWindow::focusOutEvent(event);
 }

@@ -3,8 +3,10 @@
 // sim::render::SceneRenderer and the ImGui stats overlay with sim::render::OverlayRenderer, every
 // frame (continuous rendering), in the view mode and with the markers of its RenderOptions, which
 // the overlay's View panel and the host's menus edit. Mouse: left-drag orbits; right-, middle- or
-// shift+left-drag pans; the wheel zooms; F resets the camera; V cycles the view mode. ImGui gets
-// every event first and keeps the mouse when it is over one of its windows.
+// shift+left-drag pans; the wheel zooms; F resets the camera; V cycles the view mode; a click or
+// double click asks to pick, ctrl+left-drag to pull with the mouse spring (signals; the main
+// window turns them into simulation commands). ImGui gets every event first and keeps the mouse
+// when it is over one of its windows.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "render/render_options.h"
 #include "ui/viewport/camera_controller.h"
 #include "ui/viewport/imgui_qt_input.h"
+#include "ui/viewport/pick_controller.h"
 #include "ui/viewport/viewport_stats.h"
 
 namespace sim::ui {
@@ -82,11 +85,17 @@ class VulkanViewport : public QVulkanWindow {
   void RenderError(const QString& message);
   /// The render options changed (View panel, V key or SetRenderOptions); read render_options().
   void RenderOptionsChanged();
+  /// Picking and the mouse spring, at cursor positions in logical pixels (PickController).
+  void PickRequested(const QPointF& position);
+  void DragStarted(const QPointF& position);
+  void DragMoved(const QPointF& position);
+  void DragEnded();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void keyReleaseEvent(QKeyEvent* event) override;
@@ -104,11 +113,13 @@ class VulkanViewport : public QVulkanWindow {
   int ChooseSampleCount();
   void OnRenderOptionsEdited();
   void UpdateCursor();
+  void EmitPickAction(PickController::Action action, const QPointF& position);
 
   mutable std::mutex frame_mutex_;  // guards latest_frame_ only
   std::shared_ptr<const VisualFrame> latest_frame_;
 
   CameraController camera_;
+  PickController pick_;
   QString scene_name_;
   bool overlay_visible_ = true;
   render::RenderOptions render_options_;

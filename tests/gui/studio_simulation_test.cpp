@@ -1,0 +1,272 @@
+// The studio simulates what it shows (contact-studio under Xvfb with lavapipe): 120 frames of the
+// default scene advance the simulated time at the scene's step and the screenshot shows every
+// object where the simulation put it; Space, Backspace and → pause, reset and step; a ctrl+drag
+// played with QTest mouse events drags the crate along under the cursor while everything else stays
+// put; opening a broken scene lists its located diagnostic and the old scene keeps running;
+// `--compare` draws two lanes side by side.
+#include <cmath>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "engine/io/scene_file.h"
+#include "engine/visual/camera.h"
+#include "engine/visual/visual_frame.h"
+#include "render/png_io.h"
+#include "tests/gui/studio_run.h"
+#include "tests/support/run_command.h"
+#include "ui/frame_compose.h"
+
+namespace sim {
+namespace {
+
+using namespace studio_test;  // NOLINT: the helpers of these tests
+
+// the first number after `key` in `text`
+std::optional<double> NumberAfter(const std::string& text, const std::string& key) {
+  const std::size_t at = text.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  return std::stod(text.substr(at + key.size()));
+}
+
+// "shape NAME x y z" lines of the summary
+std::map<std::string, Vec3> ShapePositions(const std::string& out) {
+  std::map<std::string, Vec3> positions;
+  const std::regex line(R"(shape (\S+) (\S+) (\S+) (\S+))");
+  for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
+    positions[(*it)[1]] = Vec3(std::stod((*it)[2]), std::stod((*it)[3]), std::stod((*it)[4]));
+  }
+  return positions;
+}
+
+struct Viewport {
+  int x = 0, y = 0, width = 0, height = 0;
+};
+
+bool ReadScreenshot(const fs::path& png, render::Image* image, Viewport* viewport) {
+  std::string error;
+  std::map<std::string, std::string> text;
+  if (!render::ReadPng(png.string(), image, &error, &text) || text.count("viewport") == 0) {
+    ADD_FAILURE() << "cannot read " << png << ": " << error;
+    return false;
+  }
+  std::istringstream(text["viewport"]) >> viewport->x >> viewport->y >> viewport->width >>
+      viewport->height;
+  return viewport->width > 100 && viewport->height > 100;
+}
+
+io::Scene DefaultScene() {
+  Expected<io::Scene> scene = io::LoadScene(kDefaultScene);
+  EXPECT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  return scene.value();
+}
+
+OrbitCamera SceneCamera(const io::Scene& scene) {
+  return OrbitCamera(scene.model->camera, scene.model->options.up);
+}
+
+
+TEST(StudioSimulationTest, TimeAdvancesAndTheScreenshotShowsTheSimulatedScene) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const fs::path png = scratch / "studio.png";
+  const RunResult run =
+      RunCommand(XvfbRun("", Quote(kDefaultScene) + " --frames 120 --screenshot " +
+                                 Quote(png.string()) + " --exit"),
+                 scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  std::cout << run.out;
+
+  // time advanced, by whole steps of the scene's dt (real-time pacing: about the wall time of
+  // 120 frames, at least a few steps however fast the frames come)
+  const io::Scene scene = DefaultScene();
+  const double dt = scene.model->options.solver.dt;
+  const std::optional<double> time = NumberAfter(run.out, "sim: time ");
+  const std::optional<double> steps = NumberAfter(run.out, " s, steps ");
+  ASSERT_TRUE(time && steps) << RunReport(run);
+  EXPECT_GT(*time, 10 * dt) << RunReport(run);
+  EXPECT_NEAR(*steps * dt, *time, 1e-9 * *steps);
+  EXPECT_NE(run.out.find("running"), std::string::npos);
+  // the studio reports its frame and step times
+  const std::optional<double> frame_ms = NumberAfter(run.out, "frame time: median ");
+  const std::optional<double> step_ms = NumberAfter(run.out, "step time: median ");
+  ASSERT_TRUE(frame_ms && step_ms) << RunReport(run);
+  EXPECT_GT(*frame_ms, 0);
+  EXPECT_GT(*step_ms, 0);
+
+  // every object is drawn where the simulation has it (the default scene rests: near the start)
+  const std::map<std::string, Vec3> positions = ShapePositions(run.out);
+  ASSERT_EQ(positions.size(), static_cast<std::size_t>(scene.model->shape_count()));
+  render::Image image;
+  Viewport view;
+  ASSERT_TRUE(ReadScreenshot(png, &image, &view));
+  const Rgb sky = MeanColor(image, view.x + view.width * 3 / 4, view.y + 12, 3);
+  const OrbitCamera camera = SceneCamera(scene);
+  for (int s = 0; s < scene.model->shape_count(); ++s) {
+    const std::string& name = scene.model->shape_name[s];
+    if (scene.model->shape_geometry[s].type == ShapeType::kPlane) continue;
+    const Vec3 start = scene.model->shape_body[s] >= 0
+                           ? scene.initial_state.body_X_WB[scene.model->shape_body[s]].p
+                           : scene.model->shape_X_BS[s].p;
+    EXPECT_LT((positions.at(name) - start).norm(), 0.01) << name << " moved in a scene at rest";
+    const auto pixel = camera.ProjectToPixel(positions.at(name), view.width, view.height);
+    ASSERT_TRUE(pixel.has_value());
+    const Rgb color = MeanColor(image, view.x + static_cast<int>(pixel->x()),
+                                view.y + static_cast<int>(pixel->y()), 1);
+    EXPECT_GT(ColorDifference(color, sky), kClearDifference)
+        << name << " is " << ToString(color) << ", sky " << ToString(sky);
+  }
+  fs::remove_all(scratch);
+}
+
+
+TEST(StudioSimulationTest, CtrlDragPullsTheCrateUnderTheCursor) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  // the viewport's size decides where the crate is drawn: read it from a short run
+  const fs::path png = scratch / "size.png";
+  const RunResult probe =
+      RunCommand(XvfbRun("", Quote(kDefaultScene) + " --frames 2 --screenshot " +
+                                 Quote(png.string()) + " --exit"),
+                 scratch);
+  ASSERT_EQ(probe.exit_code, 0) << RunReport(probe);
+  render::Image image;
+  Viewport view;
+  ASSERT_TRUE(ReadScreenshot(png, &image, &view));
+
+  // grab the crate's centre and pull it 150 px to the left on the screen: along the camera's
+  // horizontal right axis at the grabbed point's height (the drag plane faces the camera), over
+  // free ground (the can, left of the crate on the screen, is 1 m behind it)
+  const io::Scene scene = DefaultScene();
+  const Model& model = *scene.model;
+  const OrbitCamera camera = SceneCamera(scene);
+  const int crate = model.FindBody("crate");
+  ASSERT_GE(crate, 0);
+  const Vec3 start = scene.initial_state.body_X_WB[crate].p;
+  const auto from = camera.ProjectToPixel(start, view.width, view.height);
+  ASSERT_TRUE(from.has_value());
+  const Eigen::Vector2f to = *from + Eigen::Vector2f(-150, 0);
+  std::ostringstream drag;
+  drag << from->x() << "," << from->y() << "," << to.x() << "," << to.y();
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(kDefaultScene) + " --frames 60 --drag " + drag.str() + " --exit"), scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  const std::map<std::string, Vec3> positions = ShapePositions(run.out);
+  ASSERT_EQ(positions.count("crate"), 1u) << RunReport(run);
+
+  // the crate followed the cursor: it was drawn moving the cursor's way, most of the cursor's
+  // travel. What follows the cursor exactly is the grabbed point on the crate's front face; the
+  // crate turns to trail it by up to its half diagonal (0.35 m, ≈ 55 px at this depth) and the
+  // spring lags sliding friction by μ g / k ≤ 0.8 · 9.81 / 100 ≈ 0.08 m (≈ 12 px)
+  const Vec3 end = positions.at("crate");
+  const auto drawn = camera.ProjectToPixel(end, view.width, view.height);
+  ASSERT_TRUE(drawn.has_value());
+  std::cout << "crate from " << start.transpose() << " to " << end.transpose() << ", drawn at "
+            << drawn->transpose() << ", cursor at " << to.transpose() << std::endl;
+  const Eigen::Vector2f moved = *drawn - *from;
+  const Eigen::Vector2f cursor = to - *from;
+  EXPECT_LT((*drawn - to).norm(), 75.0f) << RunReport(run);
+  EXPECT_GT(moved.norm(), 0.5f * cursor.norm());
+  EXPECT_GT(moved.normalized().dot(cursor.normalized()), std::cos(25.0f * M_PI / 180));
+  EXPECT_GT((end - start).norm(), 0.3);
+  EXPECT_NEAR(end.z(), start.z(), 0.02) << "the crate slid on the ground";
+  // nothing else was touched
+  for (const std::string name : {"ball", "pill", "can", "stack_top"}) {
+    const Vec3 initial = scene.initial_state.body_X_WB[model.FindBody(name)].p;
+    EXPECT_LT((positions.at(name) - initial).norm(), 0.01) << name;
+  }
+  fs::remove_all(scratch);
+}
+
+
+TEST(StudioSimulationTest, KeysPauseResetAndStepAsInMuJoCo) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  // typed into the 3D view while the scene runs: Space pauses, Backspace goes back to the
+  // initial state, → takes one step each
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(kDefaultScene) + " --frames 20 --keys Space,Backspace,Right,Right --exit"),
+      scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  EXPECT_NE(run.out.find("steps 2, paused"), std::string::npos) << RunReport(run);
+  const std::optional<double> time = NumberAfter(run.out, "sim: time ");
+  ASSERT_TRUE(time.has_value());
+  EXPECT_NEAR(*time, 2 * DefaultScene().model->options.solver.dt, 1e-9);
+  fs::remove_all(scratch);
+}
+
+
+TEST(StudioSimulationTest, BrokenSceneIsListedAndTheOldSceneRunsOn) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const fs::path broken = scratch / "broken.json";
+  // a box with a negative size on line 3
+  std::ofstream(broken) << "{\n  \"objects\": [\n"
+                           "    {\"name\": \"crate\", \"type\": \"box\", \"size\": [-1, 1, 1]}\n"
+                           "  ]\n}\n";
+  const Expected<io::Scene> expected = io::LoadScene(broken.string());
+  ASSERT_FALSE(expected.ok());
+  const std::string diagnostic = expected.diagnostics().items().front().Format();
+
+  const fs::path png = scratch / "broken.png";
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(kDefaultScene) + " --frames 60 --open-after " + Quote(broken.string()) +
+                      " --screenshot " + Quote(png.string()) + " --exit"),
+      scratch);
+  // the first scene loaded: a clean exit
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  EXPECT_NE(run.err.find(diagnostic), std::string::npos) << RunReport(run);
+  EXPECT_NE(run.out.find("diagnostics: 1 errors"), std::string::npos) << RunReport(run);
+  // the default scene is still the one simulated, and its time went on after the failed open
+  EXPECT_NE(run.out.find("scene: Boxes on a ground plane"), std::string::npos) << RunReport(run);
+  const std::optional<double> opened = NumberAfter(run.out, " at sim time ");
+  const std::optional<double> final_time = NumberAfter(run.out, "sim: time ");
+  ASSERT_TRUE(opened && final_time) << RunReport(run);
+  EXPECT_GT(*final_time, *opened) << RunReport(run);
+  fs::remove_all(scratch);
+}
+
+
+TEST(StudioSimulationTest, CompareDrawsBothLanesSideBySide) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const fs::path png = scratch / "compare.png";
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(kDefaultScene) +
+                      " --compare 'nsn,nsn:linear_solver=jacobi' --frames 20 --screenshot " +
+                      Quote(png.string()) + " --exit"),
+      scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  EXPECT_NE(run.out.find("lanes: nsn | nsn:linear_solver=jacobi"), std::string::npos)
+      << RunReport(run);
+  render::Image image;
+  Viewport view;
+  ASSERT_TRUE(ReadScreenshot(png, &image, &view));
+  // lane 1's stack top stands one lane offset to the right (as the studio computes it, with the
+  // camera backed off to see both lanes) and both stack tops are drawn, not sky
+  const io::Scene scene = DefaultScene();
+  const OrbitCamera home = SceneCamera(scene);
+  const Vec3 back = (home.Eye() - home.target).cast<double>();
+  const Vec3 right = scene.model->options.up.cross(back).normalized();
+  const Vec3 offset = ui::LaneOffset(*scene.model, scene.initial_state, right);
+  const OrbitCamera camera = ui::CompareCamera(home, offset, 2);
+  const Vec3 top = scene.initial_state.body_X_WB[scene.model->FindBody("stack_top")].p;
+  const Rgb sky = MeanColor(image, view.x + view.width / 2, view.y + 12, 3);
+  for (const Vec3& p : {top, Vec3(top + offset)}) {
+    const auto pixel = camera.ProjectToPixel(p, view.width, view.height);
+    ASSERT_TRUE(pixel.has_value());
+    ASSERT_GT(pixel->x(), 0);
+    ASSERT_LT(pixel->x(), view.width) << "lane offset " << offset.transpose();
+    const Rgb color = MeanColor(image, view.x + static_cast<int>(pixel->x()),
+                                view.y + static_cast<int>(pixel->y()), 1);
+    EXPECT_GT(ColorDifference(color, sky), kClearDifference)
+        << "stack top at " << p.transpose() << " is " << ToString(color);
+  }
+  fs::remove_all(scratch);
+}
+
+}  // namespace
+}  // namespace sim

@@ -1,0 +1,116 @@
+// Side-by-side view of compared lanes.
+#include "ui/frame_compose.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "engine/geometry/collision_mesh.h"
+#include "engine/geometry/convex_hull.h"
+#include "engine/state/state.h"
+
+namespace sim::ui {
+
+namespace {
+
+// a row-major 3×4 pose moved by `offset`
+void Translate(const Vec3& offset, std::array<float, 12>* X) {
+  for (int r = 0; r < 3; ++r) (*X)[r * 4 + 3] += static_cast<float>(offset[r]);
+}
+
+void Translate(const Vec3& offset, std::array<float, 3>* p) {
+  for (int i = 0; i < 3; ++i) (*p)[i] += static_cast<float>(offset[i]);
+}
+
+}  // namespace
+
+
+Real ShapeBoundingRadius(const ShapeGeometry& g) {
+  switch (g.type) {
+    case ShapeType::kBox:
+      return g.half_extents.norm();
+    case ShapeType::kSphere:
+      return g.radius;
+    case ShapeType::kCapsule:
+      return g.radius + g.half_length;
+    case ShapeType::kCylinder:
+      return std::hypot(g.radius, g.half_length);
+    case ShapeType::kConvexHull: {
+      Real r = 0;
+      if (g.hull != nullptr) {
+        for (const Vec3& v : g.hull->vertices) r = std::max(r, v.norm());
+      }
+      return r;
+    }
+    case ShapeType::kMesh:
+      return g.mesh != nullptr ? std::max(g.mesh->lower.norm(), g.mesh->upper.norm()) : 0;
+    case ShapeType::kPlane:
+    case ShapeType::kSdf:
+    case ShapeType::kNone:
+      break;
+  }
+  return 0;
+}
+
+
+void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* view) {
+  for (VisualShape shape : lane.shapes) {
+    if (shape.body == kWorldBody) continue;
+    Translate(offset, &shape.X_WS);
+    view->shapes.push_back(shape);
+  }
+  // mesh assets: reuse the view's index of a pointer it already has
+  for (VisualMeshInstance instance : lane.mesh_instances) {
+    if (instance.body == kWorldBody) continue;
+    if (instance.mesh < 0 || instance.mesh >= static_cast<int>(lane.meshes.size())) continue;
+    const auto& mesh = lane.meshes[instance.mesh];
+    const auto found = std::find(view->meshes.begin(), view->meshes.end(), mesh);
+    instance.mesh = static_cast<std::int32_t>(found - view->meshes.begin());
+    if (found == view->meshes.end()) view->meshes.push_back(mesh);
+    Translate(offset, &instance.X_WS);
+    view->mesh_instances.push_back(instance);
+  }
+  for (VisualSoftBody soft : lane.soft_bodies) {
+    for (auto& p : soft.positions) Translate(offset, &p);
+    view->soft_bodies.push_back(std::move(soft));
+  }
+  for (VisualContact contact : lane.contacts) {
+    Translate(offset, &contact.point);
+    view->contacts.push_back(contact);
+  }
+}
+
+
+Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across) {
+  Real lower = std::numeric_limits<Real>::infinity();
+  Real upper = -lower;
+  auto extend = [&](const Vec3& p, Real radius) {
+    const Real s = across.dot(p);
+    lower = std::min(lower, s - radius);
+    upper = std::max(upper, s + radius);
+  };
+  for (int s = 0; s < model.shape_count(); ++s) {
+    const int body = model.shape_body[s];
+    if (body == kWorldBody || model.body_static[body] != 0) continue;
+    const Pose X_WS = state.body_X_WB[body] * model.shape_X_BS[s];
+    extend(X_WS.p, ShapeBoundingRadius(model.shape_geometry[s]));
+  }
+  for (int p = 0; p < model.particle_count(); ++p) {
+    extend(state.particle_x_W[p], model.particle_radius[p]);
+  }
+  const Real extent = upper > lower ? upper - lower : 0;
+  return across * (extent + std::max(Real(0.5), extent / 3));
+}
+
+
+OrbitCamera CompareCamera(const OrbitCamera& home, const Vec3& offset, int lanes) {
+  OrbitCamera camera = home;
+  if (lanes < 2) return camera;
+  const Vec3 half = 0.5 * (lanes - 1) * offset;
+  camera.target += half.cast<float>();
+  const float tan_half_fov = std::tan(0.5f * camera.fov_y_deg * static_cast<float>(M_PI) / 180);
+  camera.distance += static_cast<float>(half.norm()) / tan_half_fov;
+  return camera;
+}
+
+}  // namespace sim::ui

@@ -1,0 +1,36 @@
+// Composing the drawn view of several simulation lanes (`contact-studio --compare A,B`): lane k's
+// snapshot is drawn moved by k·offset next to lane 0, without its static world shapes (the ground
+// is drawn once, by lane 0). Body indices stay those of the lane's model, so a selected body is
+// highlighted in every lane.
+#pragma once
+
+#include "engine/core/math.h"
+#include "engine/model/model.h"
+#include "engine/visual/camera.h"
+#include "engine/visual/visual_frame.h"
+
+namespace sim {
+struct State;
+}
+
+namespace sim::ui {
+
+/// Radius of a ball around the shape frame's origin that holds the shape [m]; 0 for planes and
+/// analytic fields (unbounded or without a cheap bound).
+Real ShapeBoundingRadius(const ShapeGeometry& geometry);
+
+/// Appends the moving parts of `lane` (bodies' shapes and meshes, soft bodies, contacts) to
+/// `*view`, translated by `offset` [m]. Mesh assets are shared (deduplicated by pointer).
+void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* view);
+
+/// Offset [m] between neighbouring lanes along the unit vector `across` (e.g. the camera's right
+/// axis): the extent of the scene's dynamic bodies and particles along `across`, plus a gap of a
+/// third of it (at least 0.5 m), so lanes stand side by side without overlapping.
+Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across);
+
+/// The camera `home` moved to see `lanes` lanes `offset` apart: its target moves to the middle lane
+/// and it backs off by the added half width over tan(fov_y / 2) (the narrower of the two fields of
+/// view for a landscape viewport).
+OrbitCamera CompareCamera(const OrbitCamera& home, const Vec3& offset, int lanes);
+
+}  // namespace sim::ui

@@ -1,0 +1,660 @@
+// SimWorker: command queue, pacing loop, lanes, mouse spring and snapshot publishing.
+//
+// Mouse spring (MuJoCo's mjv_applyPerturbForce, with its stiffness scaled by mass): for a body of
+// mass m grabbed at the body-fixed point a (world position x_a, velocity v_a = v + ω × r,
+// r = x_a − x_com) and pulled towards the target p,
+//   F = m (k (p − x_a) − c v_a),   τ = r × F − c_ω I_W ω,
+// k = kDragStiffness, c = kDragDamping, c_ω = kDragAngularDamping (stops a body grabbed off its
+// centre from swinging about the grab point like a pendulum). A particle patch (the nodes of a
+// soft body near the grabbed point) is pulled as one: with its mass centre x̄, the grabbed point
+// x_a = x̄ + (offset at the grab) and per node i, F_i = m_i (k (p − x_a) − c v_i). The forces are
+// explicit (constant over the step); per unit mass they stay within the explicit stability limits
+// k·dt² < 4 and c·dt ≤ 2 up to dt = 0.1 s, the largest step a scene may have.
+#include "ui/sim_worker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <thread>
+#include <utility>
+
+#include <tbb/task_arena.h>
+
+#include "engine/collision/raycast.h"
+#include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/step/pipeline.h"
+#include "ui/frame_compose.h"
+
+namespace sim::ui {
+
+namespace {
+
+// angular damping of the mouse spring [1/s] (see the file comment)
+constexpr Real kDragAngularDamping = 10;
+// a soft body is grabbed by its nodes within this fraction of its bounding-box diagonal
+constexpr Real kDragPatchFraction = 0.15;
+// as-fast-as-possible mode publishes at most this often [s]: drawing faster is not seen, and
+// building snapshots would eat into the stepping
+constexpr double kFastPublishPeriod = 1.0 / 240.0;
+// averaging window of the real-time factor and step rate [s]
+constexpr double kMeterWindow = 0.5;
+// diagnostics kept for the GUI when it does not drain them
+constexpr std::size_t kMaxQueuedDiagnostics = 1000;
+
+// engine threads for a request: ≤ 0 means all cores but one (at least one)
+int EngineThreads(int requested) {
+  if (requested > 0) return requested;
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, cores - 1);
+}
+
+
+double Now() {
+  using Clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+}
+
+std::chrono::steady_clock::time_point ToTimePoint(double seconds) {
+  return std::chrono::steady_clock::time_point(
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(seconds)));
+}
+
+Mat3 WorldInertia(const Model& model, const State& state, int body) {
+  const Mat3 R = state.body_X_WB[body].q.toRotationMatrix();
+  return R * model.body_inertia[body] * R.transpose();
+}
+
+}  // namespace
+
+
+struct SimWorker::Arena {
+  explicit Arena(int threads) : arena(threads) {}
+  tbb::task_arena arena;
+};
+
+
+struct SimWorker::Lane {
+  std::unique_ptr<Simulation> simulation;
+  std::string label;
+  State initial_state;
+  std::vector<StepSample> history;  // ring of kHistoryLength, next write at history_next
+  std::size_t history_next = 0;
+  std::array<std::uint64_t, kStepStatusBits> status_counts = {};
+  std::uint32_t reported_status = 0;  // bits already reported since the load or reset
+};
+
+
+struct SimWorker::Drag {
+  int lane = 0;  // lane whose copy was grabbed: the drag plane and target are in its coordinates
+  int body = kWorldBody;
+  Vec3 anchor_B = Vec3::Zero();  // grabbed point in the body frame
+  int particle = -1;             // grabbed node or free particle
+  std::vector<int> patch;        // particles pulled together
+  Vec3 patch_offset = Vec3::Zero();
+  Vec3 plane_point = Vec3::Zero();
+  Vec3 plane_normal = Vec3::UnitZ();
+  Vec3 target = Vec3::Zero();
+  // of the grabbed lane, at the last step: where the grabbed point is and the spring force
+  Vec3 anchor_W = Vec3::Zero();
+  Real force = 0;
+};
+
+
+SimWorker::SimWorker() = default;
+
+
+SimWorker::~SimWorker() { Stop(); }
+
+
+void SimWorker::Start() {
+  if (thread_.joinable()) return;
+  thread_ = std::thread([this] { Run(); });
+}
+
+
+void SimWorker::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    quit_ = true;
+  }
+  queue_cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+
+void SimWorker::Send(SimCommand command) {
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    queue_.push_back(std::move(command));
+  }
+  queue_cv_.notify_one();
+}
+
+
+std::vector<Diagnostic> SimWorker::TakeDiagnostics() {
+  std::vector<Diagnostic> taken;
+  std::lock_guard<std::mutex> lock(diagnostics_mutex_);
+  taken.swap(diagnostics_);
+  return taken;
+}
+
+
+void SimWorker::Report(Severity severity, const std::string& message) {
+  Diagnostic diagnostic;
+  diagnostic.severity = severity;
+  diagnostic.source = "simulation";
+  diagnostic.message = message;
+  std::lock_guard<std::mutex> lock(diagnostics_mutex_);
+  if (diagnostics_.size() < kMaxQueuedDiagnostics) diagnostics_.push_back(std::move(diagnostic));
+}
+
+
+void SimWorker::Reanchor() {
+  const double now = Now();
+  const double time = lanes_.empty() ? 0.0 : lanes_[0]->simulation->state().time;
+  wall_anchor_ = now;
+  sim_anchor_ = time;
+  meter_wall_ = now;
+  meter_sim_ = time;
+  meter_steps_ = steps_taken_;
+}
+
+
+void SimWorker::Run() {
+  arena_ = std::make_unique<Arena>(EngineThreads(threads_));
+  Reanchor();
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(queue_mutex_);
+      if (quit_) return;
+    }
+    DrainCommands();
+
+    const bool stepping = !lanes_.empty() && (running_ || pending_steps_ > 0);
+    if (!stepping) {
+      // paused: show what changed, then sleep until the next command
+      if (dirty_) Publish();
+      std::unique_lock<std::mutex> lock(queue_mutex_);
+      queue_cv_.wait(lock, [this] { return quit_ || !queue_.empty(); });
+      continue;
+    }
+
+    int steps = substeps_;
+    if (!running_) {
+      steps = 1;
+      --pending_steps_;
+    } else if (real_time_) {
+      // sleep until the wall clock catches up with the simulated time (commands wake us)
+      const double now = Now();
+      const double time = lanes_[0]->simulation->state().time;
+      const double due = wall_anchor_ + (time - sim_anchor_) / speed_;
+      if (now < due) {
+        if (dirty_) Publish();
+        std::unique_lock<std::mutex> lock(queue_mutex_);
+        queue_cv_.wait_until(lock, ToTimePoint(due), [this] { return quit_ || !queue_.empty(); });
+        continue;
+      }
+      // too slow for real time: forget the debt instead of stepping in bursts to repay it
+      if (now - due > kMaxLagSeconds) {
+        wall_anchor_ = now;
+        sim_anchor_ = time;
+      }
+    }
+
+    try {
+      // the engine's parallel loops stay inside the arena
+      arena_->arena.execute([&] {
+        for (int i = 0; i < steps && (running_ || i == 0); ++i) StepLanes();
+      });
+    } catch (const std::exception& error) {
+      Report(Severity::kError, std::string("the simulation stopped: ") + error.what());
+      running_ = false;
+      pending_steps_ = 0;
+    }
+    dirty_ = true;
+
+    // rate meters
+    const double now = Now();
+    if (now - meter_wall_ >= kMeterWindow) {
+      const double time = lanes_[0]->simulation->state().time;
+      real_time_factor_ = std::max(0.0, (time - meter_sim_) / (now - meter_wall_));
+      steps_per_second_ = static_cast<double>(steps_taken_ - meter_steps_) / (now - meter_wall_);
+      meter_wall_ = now;
+      meter_sim_ = time;
+      meter_steps_ = steps_taken_;
+    }
+    if (!running_ || real_time_ || now - last_publish_ >= kFastPublishPeriod) Publish();
+  }
+}
+
+
+void SimWorker::DrainCommands() {
+  std::vector<SimCommand> commands;
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    commands.swap(queue_);
+  }
+  for (const SimCommand& command : commands) {
+    // a command that throws is reported and dropped; the worker goes on
+    try {
+      Apply(command);
+    } catch (const std::exception& error) {
+      Report(Severity::kError, std::string("a command failed: ") + error.what());
+    }
+    dirty_ = true;
+  }
+}
+
+
+void SimWorker::Apply(const SimCommand& command) {
+  struct Visitor {
+    SimWorker* w;
+    void operator()(const command::Play&) {
+      if (!w->running_) w->Reanchor();
+      w->running_ = true;
+      w->pending_steps_ = 0;
+    }
+    void operator()(const command::Pause&) {
+      w->running_ = false;
+      w->pending_steps_ = 0;
+    }
+    void operator()(const command::StepOnce& c) {
+      w->running_ = false;
+      w->pending_steps_ += std::max(0, c.steps);
+    }
+    void operator()(const command::Reset&) {
+      for (auto& lane : w->lanes_) {
+        lane->simulation->Reset();
+        lane->history.clear();
+        lane->history_next = 0;
+        lane->status_counts = {};
+        lane->reported_status = 0;
+      }
+      w->pending_steps_ = 0;
+      w->Reanchor();
+    }
+    void operator()(const command::SetPacing& c) {
+      w->real_time_ = c.real_time;
+      w->speed_ = std::clamp(c.speed, 1e-3, 1e3);
+      w->Reanchor();
+    }
+    void operator()(const command::SetSubsteps& c) {
+      w->substeps_ = std::clamp(c.substeps, 1, 1000);
+    }
+    void operator()(const command::SetThreads& c) {
+      w->threads_ = c.threads;
+      w->arena_ = std::make_unique<Arena>(EngineThreads(c.threads));
+    }
+    void operator()(const command::SetOverride& c) { w->ApplyOverride(c); }
+    void operator()(const command::LoadScene& c) { w->ApplyLoad(c); }
+    void operator()(const command::SetJointTarget& c) {
+      for (auto& lane : w->lanes_) {
+        Control& control = lane->simulation->control();
+        if (c.joint >= 0 && c.joint < static_cast<int>(control.joint_target_position.size())) {
+          control.joint_target_position[c.joint] = c.position;
+        }
+      }
+    }
+    void operator()(const command::Pick& c) {
+      w->ApplyPick(c.origin, c.direction, false, Vec3::Zero());
+    }
+    void operator()(const command::SelectBody& c) {
+      const int bodies = w->lanes_.empty() ? 0 : w->lanes_[0]->simulation->model().body_count();
+      w->selected_body_ = c.body >= 0 && c.body < bodies ? c.body : kWorldBody;
+      w->selected_particle_ = -1;
+    }
+    void operator()(const command::BeginDrag& c) {
+      w->ApplyPick(c.origin, c.direction, true, c.view_direction);
+    }
+    void operator()(const command::MoveDrag& c) {
+      if (w->drag_ == nullptr) return;
+      Drag& drag = *w->drag_;
+      // the ray in the grabbed lane's coordinates, crossed with the drag plane
+      const Vec3 origin = c.origin - drag.lane * w->lane_offset_;
+      const Vec3 direction = c.direction.normalized();
+      const Real denominator = drag.plane_normal.dot(direction);
+      if (std::abs(denominator) < 1e-9) return;
+      const Real t = drag.plane_normal.dot(drag.plane_point - origin) / denominator;
+      if (t < 0 || !std::isfinite(t)) return;
+      drag.target = origin + t * direction;
+    }
+    void operator()(const command::EndDrag&) { w->drag_.reset(); }
+  };
+  std::visit(Visitor{this}, command);
+}
+
+
+void SimWorker::ApplyLoad(const command::LoadScene& load) {
+  if (load.model == nullptr) {
+    Report(Severity::kError, "a scene without a model was sent to the simulation");
+    return;
+  }
+  std::vector<io::SolverConfig> configs = load.configs;
+  if (configs.empty()) configs.push_back(io::SolverConfig{load.model->options.solver.name, "", {}});
+
+  // build every lane first: a lane that fails leaves the running scene as it is
+  std::vector<std::unique_ptr<Lane>> lanes;
+  for (const io::SolverConfig& config : configs) {
+    std::shared_ptr<const Model> model = load.model;
+    if (!config.solver.empty() || !config.overrides.empty()) {
+      auto copy = std::make_shared<Model>(*load.model);
+      const Diagnostics diagnostics = io::ApplySolverConfig(config, copy.get());
+      if (diagnostics.has_errors()) {
+        for (const Diagnostic& d : diagnostics.items()) Report(d.severity, d.Format());
+        return;
+      }
+      model = std::move(copy);
+    }
+    Expected<std::unique_ptr<Simulation>> simulation =
+        Simulation::Create(model, load.initial_state, model->options.solver.name);
+    if (!simulation.ok()) {
+      for (const Diagnostic& d : simulation.diagnostics().items()) Report(d.severity, d.Format());
+      return;
+    }
+    auto lane = std::make_unique<Lane>();
+    lane->simulation = std::move(simulation.value());
+    lane->label = config.label.empty() ? model->options.solver.name : config.label;
+    lane->initial_state = load.initial_state;
+    lanes.push_back(std::move(lane));
+  }
+  lanes_ = std::move(lanes);
+  scene_path_ = load.path;
+  lane_offset_ = load.lane_offset;
+  ++scene_generation_;
+  drag_.reset();
+  selected_body_ = kWorldBody;
+  selected_particle_ = -1;
+  running_ = load.start_running;
+  pending_steps_ = 0;
+  Reanchor();
+}
+
+
+void SimWorker::ApplyOverride(const command::SetOverride& set) {
+  for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
+    if (set.lane >= 0 && set.lane != k) continue;
+    Lane& lane = *lanes_[k];
+    auto model = std::make_shared<Model>(lane.simulation->model());
+    // the solver's name is not a `--set` path; it is a solver config's name
+    const std::string kNamePrefix = "solver.name=";
+    const Diagnostics diagnostics =
+        set.assignment.starts_with(kNamePrefix)
+            ? io::ApplySolverConfig({"", set.assignment.substr(kNamePrefix.size()), {}},
+                                    model.get())
+            : io::ApplyOverride(set.assignment, model.get());
+    if (diagnostics.has_errors()) {
+      for (const Diagnostic& d : diagnostics.items()) Report(d.severity, d.Format());
+      return;
+    }
+    // a new solver for the new settings; state and control carry over
+    Expected<std::unique_ptr<Simulation>> simulation =
+        Simulation::Create(model, lane.initial_state, model->options.solver.name);
+    if (!simulation.ok()) {
+      for (const Diagnostic& d : simulation.diagnostics().items()) Report(d.severity, d.Format());
+      return;
+    }
+    simulation.value()->set_state(lane.simulation->state());
+    simulation.value()->control() = lane.simulation->control();
+    lane.simulation = std::move(simulation.value());
+  }
+}
+
+
+void SimWorker::ApplyPick(const Vec3& origin, const Vec3& direction, bool grab,
+                          const Vec3& view_direction) {
+  drag_.reset();
+  // the nearest hit over every lane, each lane's ray moved into its own coordinates
+  RayHit best;
+  int best_lane = -1;
+  for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
+    const Simulation& simulation = *lanes_[k]->simulation;
+    const RayHit hit =
+        Raycast(simulation.model(), simulation.state(), origin - k * lane_offset_, direction);
+    if (hit.hit && hit.distance < best.distance) {
+      best = hit;
+      best_lane = k;
+    }
+  }
+  selected_body_ = kWorldBody;
+  selected_particle_ = -1;
+  if (best_lane < 0) return;
+  const Simulation& simulation = *lanes_[best_lane]->simulation;
+  const Model& model = simulation.model();
+  const State& state = simulation.state();
+  const bool dynamic_body = best.body != kWorldBody && model.body_static[best.body] == 0;
+  if (best.particle >= 0) {
+    selected_particle_ = best.particle;
+  } else if (dynamic_body) {
+    selected_body_ = best.body;
+  }
+  if (!grab || (!dynamic_body && best.particle < 0)) return;
+
+  auto drag = std::make_unique<Drag>();
+  drag->lane = best_lane;
+  drag->plane_point = best.point;
+  drag->plane_normal = view_direction.norm() > 0 ? view_direction.normalized() : -direction;
+  drag->target = best.point;
+  drag->anchor_W = best.point;
+  if (best.particle < 0) {
+    drag->body = best.body;
+    drag->anchor_B = state.body_X_WB[best.body].Inverse() * best.point;
+  } else {
+    drag->particle = best.particle;
+    if (best.soft_body >= 0) {
+      // the soft body's nodes near the grabbed point move together
+      const SoftBody& soft = model.soft_bodies[best.soft_body];
+      Vec3 lower = Vec3::Constant(std::numeric_limits<Real>::infinity());
+      Vec3 upper = -lower;
+      for (int i = 0; i < soft.particle_count; ++i) {
+        const Vec3& x = state.particle_x_W[soft.first_particle + i];
+        lower = lower.cwiseMin(x);
+        upper = upper.cwiseMax(x);
+      }
+      const Real radius = kDragPatchFraction * (upper - lower).norm();
+      for (int i = 0; i < soft.particle_count; ++i) {
+        const int p = soft.first_particle + i;
+        if ((state.particle_x_W[p] - best.point).norm() <= radius) drag->patch.push_back(p);
+      }
+    }
+    if (std::find(drag->patch.begin(), drag->patch.end(), best.particle) == drag->patch.end()) {
+      drag->patch.push_back(best.particle);
+    }
+    Real mass = 0;
+    Vec3 centre = Vec3::Zero();
+    for (int p : drag->patch) {
+      mass += model.particle_mass[p];
+      centre += model.particle_mass[p] * state.particle_x_W[p];
+    }
+    drag->patch_offset = best.point - centre / mass;
+  }
+  drag_ = std::move(drag);
+}
+
+
+void SimWorker::ApplyDragForces(Lane& lane) {
+  Simulation& simulation = *lane.simulation;
+  Control& control = simulation.control();
+  std::fill(control.body_force_W.begin(), control.body_force_W.end(), Vec3::Zero());
+  std::fill(control.body_torque_W.begin(), control.body_torque_W.end(), Vec3::Zero());
+  std::fill(control.particle_force_W.begin(), control.particle_force_W.end(), Vec3::Zero());
+  if (drag_ == nullptr) return;
+  Drag& drag = *drag_;
+  const Model& model = simulation.model();
+  const State& state = simulation.state();
+  const bool grabbed_lane = lanes_[drag.lane].get() == &lane;
+  if (drag.body != kWorldBody) {
+    if (drag.body >= model.body_count() || control.body_force_W.empty()) return;
+    const int b = drag.body;
+    const Pose& X_WB = state.body_X_WB[b];
+    const Vec3 anchor = X_WB * drag.anchor_B;
+    const Vec3 lever = anchor - X_WB.p;
+    const Vec3 velocity = state.body_v_W[b] + state.body_w_W[b].cross(lever);
+    const Vec3 force =
+        model.body_mass[b] * (kDragStiffness * (drag.target - anchor) - kDragDamping * velocity);
+    control.body_force_W[b] += force;
+    control.body_torque_W[b] += lever.cross(force) - kDragAngularDamping *
+                                                         WorldInertia(model, state, b) *
+                                                         state.body_w_W[b];
+    if (grabbed_lane) {
+      drag.anchor_W = anchor;
+      drag.force = force.norm();
+    }
+    return;
+  }
+  if (control.particle_force_W.empty()) return;
+  Real mass = 0;
+  Vec3 centre = Vec3::Zero();
+  for (int p : drag.patch) {
+    mass += model.particle_mass[p];
+    centre += model.particle_mass[p] * state.particle_x_W[p];
+  }
+  const Vec3 anchor = centre / mass + drag.patch_offset;
+  const Vec3 pull = kDragStiffness * (drag.target - anchor);
+  Vec3 total = Vec3::Zero();
+  for (int p : drag.patch) {
+    const Vec3 force = model.particle_mass[p] * (pull - kDragDamping * state.particle_v_W[p]);
+    control.particle_force_W[p] += force;
+    total += force;
+  }
+  if (grabbed_lane) {
+    drag.anchor_W = anchor;
+    drag.force = total.norm();
+  }
+}
+
+
+void SimWorker::StepLanes() {
+  // lockstep: step i of every lane before step i + 1
+  for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
+    Lane& lane = *lanes_[k];
+    ApplyDragForces(lane);
+    Simulation& simulation = *lane.simulation;
+    if (observer_) observer_(StepPhase::kBefore, k, simulation.model(), simulation.control());
+    const StepReport& report = simulation.Step();
+    if (observer_) observer_(StepPhase::kAfter, k, simulation.model(), simulation.control());
+
+    StepSample sample;
+    sample.step = simulation.state().step;
+    sample.time = simulation.state().time;
+    sample.dt = simulation.model().options.solver.dt;
+    sample.newton_iterations = report.newton_iterations;
+    sample.linear_iterations = report.linear_iterations;
+    sample.contacts = report.contact_count;
+    sample.total_ms = report.total_ms;
+    sample.collision_ms = report.collision_ms;
+    sample.assembly_ms = report.assembly_ms;
+    sample.solve_ms = report.solve_ms;
+    sample.integrate_ms = report.integrate_ms;
+    sample.final_residual = report.final_residual;
+    sample.status = report.status;
+    if (lane.history.size() < static_cast<std::size_t>(kHistoryLength)) {
+      lane.history.push_back(sample);
+    } else {
+      lane.history[lane.history_next] = sample;
+    }
+    lane.history_next = (lane.history_next + 1) % kHistoryLength;
+
+    // status: counted always; reported once per kind (the iteration limit is routine)
+    for (int bit = 0; bit < kStepStatusBits; ++bit) {
+      const std::uint32_t flag = 1u << bit;
+      if ((report.status & flag) == 0) continue;
+      ++lane.status_counts[bit];
+      if (flag == kStepMaxIterations || (lane.reported_status & flag) != 0) continue;
+      lane.reported_status |= flag;
+      std::string message =
+          lane.label + ": step " + std::to_string(sample.step) + ": " + StepStatusString(flag);
+      if (!report.message.empty()) message += ": " + report.message;
+      Report(flag == kStepNonFinite ? Severity::kError : Severity::kWarning, message);
+    }
+    if (report.status & kStepNonFinite) {
+      // the state was kept, but the next step would fail the same way: stop and say so
+      Report(Severity::kError, lane.label +
+                                   ": the simulation is paused (reset with Backspace, or "
+                                   "lower solver.dt)");
+      running_ = false;
+    }
+  }
+  ++steps_taken_;
+}
+
+
+void SimWorker::Publish() {
+  SimSnapshot& snapshot = mailbox_.back();
+  snapshot.serial = ++serial_;
+  snapshot.scene_generation = scene_generation_;
+  snapshot.scene_path = scene_path_;
+  snapshot.lane_offset = lane_offset_;
+  snapshot.running = running_;
+  snapshot.real_time = real_time_;
+  snapshot.speed = speed_;
+  snapshot.substeps = substeps_;
+  snapshot.threads = EngineThreads(threads_);
+  snapshot.real_time_factor = running_ ? real_time_factor_ : 0;
+  snapshot.steps_per_second = running_ ? steps_per_second_ : 0;
+  snapshot.selected_body = selected_body_;
+  snapshot.selected_particle = selected_particle_;
+  snapshot.model = lanes_.empty() ? nullptr : lanes_[0]->simulation->model_ptr();
+  snapshot.lanes.resize(lanes_.size());
+
+  for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
+    const Lane& lane = *lanes_[k];
+    const Simulation& simulation = *lane.simulation;
+    const Model& model = simulation.model();
+    const State& state = simulation.state();
+    // the drawn view: lane 0 as is, the others beside it
+    // (with the last step's contacts and forces, for the contacts view)
+    if (k == 0) {
+      FillVisualFrame(model, state, &simulation.contacts(), &snapshot.frame);
+    } else {
+      AppendLaneFrame(MakeVisualFrame(model, state, simulation.contacts()), k * lane_offset_,
+                      &snapshot.frame);
+    }
+
+    LaneSnapshot& out = snapshot.lanes[k];
+    out.label = lane.label;
+    out.settings = model.options.solver;
+    out.model = simulation.model_ptr();
+    out.report = simulation.report();
+    out.step = state.step;
+    out.time = state.time;
+    out.status_counts = lane.status_counts;
+    // history oldest first: the ring from its next write position
+    out.history.clear();
+    const std::size_t n = lane.history.size();
+    const std::size_t start = n < static_cast<std::size_t>(kHistoryLength) ? 0 : lane.history_next;
+    for (std::size_t i = 0; i < n; ++i) out.history.push_back(lane.history[(start + i) % n]);
+    // joint coordinates and commanded targets
+    out.joint_positions.assign(model.joint_count(), 0);
+    for (int j = 0; j < model.joint_count(); ++j) {
+      const int parent = model.joint_parent[j];
+      const Pose X_WP = parent == kWorldBody ? Pose{} : state.body_X_WB[parent];
+      out.joint_positions[j] =
+          nsn::JointCoordinate(model, j, X_WP, state.body_X_WB[model.joint_child[j]]);
+    }
+    out.joint_targets = lane.simulation->control().joint_target_position;
+  }
+
+  // interaction state on top
+  snapshot.frame.selected_body = selected_body_;
+  snapshot.frame.drag = VisualDrag();
+  if (drag_ != nullptr && !lanes_.empty()) {
+    const Vec3 shift = drag_->lane * lane_offset_;
+    VisualDrag& drag = snapshot.frame.drag;
+    drag.active = true;
+    drag.body = drag_->body;
+    drag.particle = drag_->particle;
+    for (int i = 0; i < 3; ++i) {
+      drag.anchor[i] = static_cast<float>(drag_->anchor_W[i] + shift[i]);
+      drag.target[i] = static_cast<float>(drag_->target[i] + shift[i]);
+    }
+    drag.force = static_cast<float>(drag_->force);
+  }
+  mailbox_.Publish();
+  dirty_ = false;
+  last_publish_ = Now();
+}
+
+}  // namespace sim::ui
