@@ -344,7 +344,13 @@ bool CollideByFields(const PlacedShape& a, const PlacedShape& b, Real margin,
     any = true;
     for (int i = forward; i < static_cast<int>(found->size()); ++i) (*found)[i].SwapSides();
   }
-  np::ReduceContacts(found, 0, kMaxPerNormal);
+  // rank each contact by the lowest gap it reaches this step at the bodies' motion
+  for (np::FieldContact& c : *found) {
+    const Real approach =
+        c.normal.dot(a.StepDisplacement(c.point_a) - b.StepDisplacement(c.point_b));
+    c.predicted_gap = c.gap + std::min<Real>(0, approach);
+  }
+  np::ReduceContacts(found, 0, kMaxPerNormal, np::kDepthBandOfMargin * margin);
   return any;
 }
 
@@ -369,7 +375,7 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
     sphere.type = ShapeType::kSphere;
     sphere.radius = model.particle_radius[particle];
     const PlacedShape placed_particle{&sphere, state.particle_x_W[particle], Mat3::Identity()};
-    const PlacedShape placed_shape = PlaceShape(model, state, shape);
+    const PlacedShape placed_shape = PlaceShape(model, state, shape, ws.dt);
     if (!BoundsOverlap(placed_particle, placed_shape, margin)) return;
     ++stats->pairs_tested;
     const SideSource particle_side{kWorldBody, particle, -1, model.particle_material[particle]};
@@ -406,8 +412,8 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
   }
   if (SameFilterGroup(model, first_body, second_body)) return;  // a robot without self-collision
   if (!model.ShapesMayCollide(first, second)) return;           // the scene's groups and masks
-  const PlacedShape first_placed = PlaceShape(model, state, first);
-  const PlacedShape second_placed = PlaceShape(model, state, second);
+  const PlacedShape first_placed = PlaceShape(model, state, first, ws.dt);
+  const PlacedShape second_placed = PlaceShape(model, state, second, ws.dt);
   if (!BoundsOverlap(first_placed, second_placed, margin)) return;
   ++stats->pairs_tested;
 
@@ -447,6 +453,7 @@ void DetectContacts(const Model& model, const State& state, Real margin, Contact
 void DetectContacts(const Model& model, const State& state, Real margin, Real dt,
                     CollisionWorkspace* ws, Contacts* contacts, CollisionStats* stats) {
   contacts->Clear();
+  ws->dt = dt;
   *stats = {};
   const int shape_count = model.shape_count();
 

@@ -30,6 +30,7 @@ struct CollisionStats {
 
 /// Buffers of the broad phase, reused from step to step (no allocation once sized).
 struct CollisionWorkspace {
+  Real dt = 0;  ///< the step's time step [s]: manifold reduction ranks points by predicted gap
   std::vector<Vec3> box_min, box_max;           ///< world AABB per collider, grown by its sweep [m]
   std::vector<Real> sweep;                      ///< distance the collider can travel this step [m]
   std::vector<int> collider;                    ///< shape id, or −1 − particle id

@@ -144,28 +144,40 @@ void MeshAgainstField(const PlacedShape& a, const CollisionMesh& mesh, const Fie
   SdfCollideSettings settings;
   settings.face_method = FaceMethod::kPgd;
   settings.margin = margin;
+  // and the vertices of the faces near the field (§2.9 "vertices of both meshes for coarse
+  // rigid shapes"): they give a flat face its support polygon
+  settings.face_vertices = true;
   thread_local std::vector<SdfMeshContact> found;
   found.clear();
   CollideMeshSdf(mesh.surface, PoseOf(a), field, X_WB, settings, {}, &found);
+  constexpr Real kFeatureTolerance = 1e-6;
   for (const SdfMeshContact& m : found) {
-    // representative triangles (§2.9): an optimum on a vertex or an edge is kept by the one
-    // triangle that owns that feature, so neighbours do not report the same contact
-    constexpr Real kFeatureTolerance = 1e-6;
-    if (!OwnsFeature(mesh.topology, m.element, m.barycentric, kFeatureTolerance)) continue;
+    const bool vertex = m.kind == SdfElementKind::kVertex;
+    if (!vertex) {
+      // a face optimum at a corner is that vertex's contact already; one on an edge or inside
+      // is kept by the one triangle owning that feature (representative triangles, §2.9), so
+      // neighbours do not report the same contact
+      if (ClassifyBarycentric(m.barycentric, kFeatureTolerance).kind ==
+          TriangleFeatureKind::kVertex) {
+        continue;
+      }
+      if (!OwnsFeature(mesh.topology, m.element, m.barycentric, kFeatureTolerance)) continue;
+    }
     FieldContact c;
     c.normal = m.normal_W;
     c.point_a = m.point_mesh_W;
     c.point_b = m.point_sdf_W;
     c.gap = m.distance;
-    c.feature = FeatureId(direction, 2, m.element);
-    c.a.kind = FeatureKind::kFace;
+    c.feature = FeatureId(direction, vertex ? 0 : 2, m.element);
+    c.a.kind = vertex ? FeatureKind::kVertex : FeatureKind::kFace;
     c.a.index = m.element;
     c.a.barycentric = m.barycentric;
     if (mesh.surface.has_uvs()) {
-      const auto& t = mesh.surface.triangles[m.element];
-      c.a.uv = m.barycentric(0) * mesh.surface.uvs[t[0]] +
-               m.barycentric(1) * mesh.surface.uvs[t[1]] +
-               m.barycentric(2) * mesh.surface.uvs[t[2]];
+      Vec2 uv = Vec2::Zero();
+      for (int k = 0; k < 3; ++k) {
+        if (m.vertex_ids[k] >= 0) uv += m.barycentric(k) * mesh.surface.uvs[m.vertex_ids[k]];
+      }
+      c.a.uv = uv;
       c.a.has_uv = true;
     }
     out->push_back(c);
@@ -205,11 +217,17 @@ Real BoundingRadius(const ShapeGeometry& geometry) {
 }
 
 
-PlacedShape PlaceShape(const Model& model, const State& state, int shape) {
+PlacedShape PlaceShape(const Model& model, const State& state, int shape, Real dt) {
   const int body = model.shape_body[shape];
   const Pose X_WS = body == kWorldBody ? model.shape_X_BS[shape]
                                        : state.body_X_WB[body] * model.shape_X_BS[shape];
-  return {&model.shape_geometry[shape], X_WS.p, X_WS.q.toRotationMatrix()};
+  PlacedShape placed{&model.shape_geometry[shape], X_WS.p, X_WS.q.toRotationMatrix()};
+  if (body != kWorldBody && dt > 0) {
+    placed.step_translation = dt * state.body_v_W[body];
+    placed.step_rotation = dt * state.body_w_W[body];
+    placed.motion_origin = state.body_X_WB[body].p;
+  }
+  return placed;
 }
 
 
@@ -264,13 +282,17 @@ bool FeaturesAgainstField(const PlacedShape& a, const PlacedShape& b, Real margi
 }
 
 
-int ReduceContacts(std::vector<FieldContact>* contacts, int begin, int max_per_group) {
+int ReduceContacts(std::vector<FieldContact>* contacts, int begin, int max_per_group,
+                   Real depth_band) {
   auto& c = *contacts;
   const int end = static_cast<int>(c.size());
   if (end - begin <= max_per_group) return end;
-  // deepest first, ties by feature id (deterministic)
-  std::sort(c.begin() + begin, c.end(), [](const FieldContact& x, const FieldContact& y) {
-    return x.gap < y.gap || (x.gap == y.gap && x.feature < y.feature);
+  // deepest (by the gap it may reach this step) first, ties by feature id (deterministic)
+  const auto rank = [](const FieldContact& x) {
+    return std::isnan(x.predicted_gap) ? x.gap : x.predicted_gap;
+  };
+  std::sort(c.begin() + begin, c.end(), [&](const FieldContact& x, const FieldContact& y) {
+    return rank(x) < rank(y) || (rank(x) == rank(y) && x.feature < y.feature);
   });
   const Real kSameNormal = std::cos(25 * std::numbers::pi / 180);
   thread_local std::vector<int> group, kept;
@@ -290,6 +312,16 @@ int ReduceContacts(std::vector<FieldContact>* contacts, int begin, int max_per_g
     const Vec3 n = c[seed].normal;
     const auto planar = [&](int i) { return Vec3(c[i].point_b - n.dot(c[i].point_b) * n); };
     const int take = std::min<int>(max_per_group, static_cast<int>(group.size()));
+    // the group sorted by rank: the contacts within the band compete on spread; with fewer than
+    // `take` in the band, the deepest `take` are kept as they are
+    const Real band_top = rank(c[group[0]]) + depth_band;
+    const int in_band = static_cast<int>(
+        std::count_if(group.begin(), group.end(), [&](int i) { return rank(c[i]) <= band_top; }));
+    if (in_band <= take) {
+      for (int k = 0; k < take; ++k) kept.push_back(group[k]);
+      continue;
+    }
+    group.resize(in_band);
     std::vector<int> chosen = {group[0]};
     // then greedily the point that adds the most spread: farthest from the chosen ones in the
     // tangent plane for the second, largest triangle / quadrilateral area after that

@@ -38,7 +38,10 @@ struct FieldContact {
   Vec3 point_a = Vec3::Zero();  ///< on A: a surface point, or the core of a round feature [m]
   Vec3 point_b = Vec3::Zero();  ///< on B: a surface point, or the core of a round feature [m]
   Real gap = 0;                 ///< nᵀ(point_a − point_b) − radius_a − radius_b [m]
-  std::uint32_t feature = 0;    ///< stable id within the shape pair
+  /// the lowest gap the contact may reach within the step at the bodies' current motion (the
+  /// rank of the contact in ReduceContacts); the gap itself when the motion is unknown [m]
+  Real predicted_gap = std::numeric_limits<Real>::quiet_NaN();
+  std::uint32_t feature = 0;  ///< stable id within the shape pair
   FieldSide a, b;
 
   /// Exchanges the roles of A and B.
@@ -53,8 +56,8 @@ struct FieldContact {
 /// analytic fields.
 Real BoundingRadius(const ShapeGeometry& geometry);
 
-/// The shape's frame in world at `state`.
-PlacedShape PlaceShape(const Model& model, const State& state, int shape);
+/// The shape's frame in world at `state`, with its body's motion over a step of `dt` [s].
+PlacedShape PlaceShape(const Model& model, const State& state, int shape, Real dt = 0);
 
 /// Half sizes of the world AABB of a placed shape around its origin [m]; infinite when
 /// unbounded.
@@ -137,9 +140,12 @@ bool FeaturesAgainstField(const PlacedShape& a, const PlacedShape& b, Real margi
                           std::vector<FieldContact>* out);
 
 /// Reduces contacts[begin, end) to at most `max_per_group` per group of similar normals (within
-/// ~25°), keeping the deepest, then the point farthest from it, then the two that span the
-/// largest area (the manifold reduction of box–box, generalized): a resting mesh keeps a stable
-/// support polygon instead of one contact per triangle. Returns the new end.
-int ReduceContacts(std::vector<FieldContact>* contacts, int begin, int max_per_group);
+/// ~25°), ranked by predicted_gap (the gap when unknown): among the contacts within
+/// `depth_band` of the group's deepest, the deepest, then the point farthest from it, then the
+/// two that span the largest area (the manifold reduction of box–box, generalized), so a
+/// resting mesh keeps a stable support polygon instead of one contact per triangle; when fewer
+/// than `max_per_group` are that deep, the next deepest fill in. Returns the new end.
+int ReduceContacts(std::vector<FieldContact>* contacts, int begin, int max_per_group,
+                   Real depth_band);
 
 }  // namespace sim::collision_internal

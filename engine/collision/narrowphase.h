@@ -27,7 +27,23 @@ struct PlacedShape {
   const ShapeGeometry* geometry = nullptr;
   Vec3 center = Vec3::Zero();        ///< shape frame origin in world [m]
   Mat3 rotation = Mat3::Identity();  ///< shape axes in world (columns); local z = plane normal
+  // how far the owning body moves in the step at its current twist (zero: static or unknown);
+  // manifold reduction ranks candidate points by where they will be, not only where they are
+  Vec3 step_translation = Vec3::Zero();  ///< v·Δt of the body's COM [m]
+  Vec3 step_rotation = Vec3::Zero();     ///< ω·Δt [rad]
+  Vec3 motion_origin = Vec3::Zero();     ///< the body's COM, world [m]
+
+  /// Displacement of the world point `p` fixed in the shape over the step (first order) [m].
+  Vec3 StepDisplacement(const Vec3& p) const {
+    return step_translation + step_rotation.cross(p - motion_origin);
+  }
 };
+
+/// Depth band of manifold reduction as a fraction of the contact margin: candidate points up to
+/// this far above the deepest (ranked by the gap they may reach within the step) compete on
+/// spread, so a face resting flat keeps its corners; points higher up only fill in behind
+/// deeper ones, so a rocking body keeps the points about to land instead of far, high ones.
+inline constexpr Real kDepthBandOfMargin = 0.05;
 
 /// One point of a manifold, world frame.
 struct ManifoldPoint {

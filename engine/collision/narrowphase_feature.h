@@ -85,12 +85,14 @@ int MostAlignedFace(const Polytope& polytope, const Vec3& direction);
 int AddClippedContact(const ContactFeature& reference, const ContactFeature& incident,
                       bool reference_is_a, Real margin, Real length_scale, Manifold* out);
 
-/// Chooses at most four of `count` points: the deepest (smallest separation), the farthest from
-/// it, the one spanning the largest triangle with both and the one adding the most area; ties
-/// within a fraction of `length_scale` go to the lower index. Writes the indices in increasing
-/// order and returns how many.
+/// Chooses at most four of `count` points. Among the points whose separation is within
+/// `depth_band` of the deepest: the deepest, the farthest from it, the one spanning the largest
+/// triangle with both and the one adding the most area (ties within a fraction of
+/// `length_scale` go to the lower index); when fewer than four are that deep, all of them and
+/// then the next deepest. Writes the indices in increasing order and returns how many.
 int ReduceToFour(const Vec3* points, const Real* separation, int count, const Vec3& normal,
-                 Real length_scale, std::array<int, 4>* chosen);
+                 Real length_scale, Real depth_band, std::array<int, 4>* chosen);
+
 
 /// Exchanges the sides of the manifold's points from index `first` on.
 inline void SwapSidesFrom(int first, Manifold* out) {

@@ -514,12 +514,11 @@ int MostAlignedFace(const Polytope& polytope, const Vec3& direction) {
 }
 
 
-int ReduceToFour(const Vec3* points, const Real* separation, int count, const Vec3& normal,
-                 Real length_scale, std::array<int, 4>* chosen) {
-  if (count <= 4) {
-    for (int i = 0; i < count; ++i) (*chosen)[i] = i;
-    return count;
-  }
+namespace {
+
+// the spread choice of ReduceToFour among `count` (> 4) candidate points
+int ReduceToFourSpread(const Vec3* points, const Real* separation, int count, const Vec3& normal,
+                       Real length_scale, std::array<int, 4>* chosen) {
   std::array<bool, kMaxClipPoints> taken{};
   std::array<Real, kMaxClipPoints> score{};
   // deepest (smallest separation)
@@ -558,6 +557,49 @@ int ReduceToFour(const Vec3* points, const Real* separation, int count, const Ve
   return 4;
 }
 
+}  // namespace
+
+
+int ReduceToFour(const Vec3* points, const Real* separation, int count, const Vec3& normal,
+                 Real length_scale, Real depth_band, std::array<int, 4>* chosen) {
+  if (count <= 4) {
+    for (int i = 0; i < count; ++i) (*chosen)[i] = i;
+    return count;
+  }
+  // the candidates: points within `depth_band` of the deepest. A tilted body's far points,
+  // still almost a margin away, would otherwise win on spread over the points next to the
+  // deepest that are about to touch, and those would sink in unseen and be pushed out (a
+  // rocking body gaining energy)
+  const Real deepest = *std::min_element(separation, separation + count);
+  std::array<int, kMaxClipPoints> band{};
+  int band_count = 0;
+  for (int i = 0; i < count; ++i) {
+    if (separation[i] <= deepest + depth_band) band[band_count++] = i;
+  }
+  if (band_count > 4) {
+    std::array<Vec3, kMaxClipPoints> band_points;
+    std::array<Real, kMaxClipPoints> band_separation{};
+    for (int k = 0; k < band_count; ++k) {
+      band_points[k] = points[band[k]];
+      band_separation[k] = separation[band[k]];
+    }
+    std::array<int, 4> picked{};
+    ReduceToFourSpread(band_points.data(), band_separation.data(), band_count, normal, length_scale,
+                       &picked);
+    for (int k = 0; k < 4; ++k) (*chosen)[k] = band[picked[k]];
+    std::sort(chosen->begin(), chosen->end());
+    return 4;
+  }
+  // few points near the deepest: all of them, then the next deepest (ties to the lower index)
+  std::array<int, kMaxClipPoints> order{};
+  for (int i = 0; i < count; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.begin() + count,
+                   [&](int x, int y) { return separation[x] < separation[y]; });
+  for (int k = 0; k < 4; ++k) (*chosen)[k] = order[k];
+  std::sort(chosen->begin(), chosen->end());
+  return 4;
+}
+
 
 int AddClippedContact(const ContactFeature& reference, const ContactFeature& incident,
                       bool reference_is_a, Real margin, Real length_scale, Manifold* out) {
@@ -592,8 +634,8 @@ int AddClippedContact(const ContactFeature& reference, const ContactFeature& inc
     kept[kept_count++] = polygon[v].point;
   }
   std::array<int, 4> chosen{};
-  const int chosen_count =
-      ReduceToFour(kept.data(), separation.data(), kept_count, face_normal, length_scale, &chosen);
+  const int chosen_count = ReduceToFour(kept.data(), separation.data(), kept_count, face_normal,
+                                        length_scale, kDepthBandOfMargin * margin, &chosen);
 
   const Vec3 normal_ba = reference_is_a ? Vec3(-face_normal) : face_normal;
   const std::uint32_t prefix = (reference_is_a ? 0u : 1u << 31) | ((reference.id & 0x7FFu) << 19);
@@ -644,9 +686,17 @@ void HullVsPlane(const ConvexHull& hull, const PlacedShape& placed, const Placed
     heights[count - 1] = deepest_height;
     ids[count - 1] = static_cast<std::uint32_t>(deepest);
   }
+  // ranked by the lowest height each point reaches within the step at the bodies' motion
+  std::array<Real, kMaxClipPoints> predicted{};
+  for (int i = 0; i < count; ++i) {
+    const Real approach =
+        normal.dot(placed.StepDisplacement(points[i]) - plane.StepDisplacement(points[i]));
+    predicted[i] = heights[i] + std::min<Real>(0, approach);
+  }
   std::array<int, 4> chosen{};
   const int chosen_count =
-      ReduceToFour(points.data(), heights.data(), count, normal, polytope.InnerScale(), &chosen);
+      ReduceToFour(points.data(), predicted.data(), count, normal, polytope.InnerScale(),
+                   kDepthBandOfMargin * margin, &chosen);
   for (int c = 0; c < chosen_count; ++c) {
     const int i = chosen[c];
     out->Add(normal, points[i], points[i] - heights[i] * normal, ids[i]);

@@ -469,6 +469,11 @@ struct SdfCollideSettings {
   bool edges_gss = false;
   Real margin = 0;   ///< contact margin δ [m] (§2.6, §2.8): contact iff φ(x*) < δ
   bool cull = true;  ///< bounding-sphere early-out of §2.5 (faces and edges)
+  /// With a face method: also sample each vertex of the faces that pass the cull, once (rigid
+  /// coarse meshes, §2.9: a face lying flat on a surface has its whole area at one depth, and its
+  /// optimum is one arbitrary corner, so a flat box face would be carried by two or three
+  /// changing points; its vertices give the support polygon).
+  bool face_vertices = false;
   SdfOptimizerSettings optimizer;
 };
 
@@ -539,6 +544,16 @@ SdfCollideStats CollideMeshSdf(const TriangleMesh& mesh, const Pose& X_WM, const
       emit(SdfElementKind::kVertex, v, {v, -1, -1}, Vec3::UnitX(), x, s);
     }
   } else {
+    // vertices already sampled in this call (face_vertices): a stamp per vertex, bumped per call
+    // so the buffer is never cleared
+    thread_local std::vector<std::uint32_t> vertex_stamp;
+    thread_local std::uint32_t stamp = 0;
+    if (settings.face_vertices) {
+      if (static_cast<int>(vertex_stamp.size()) < mesh.vertex_count() || ++stamp == 0) {
+        vertex_stamp.assign(std::max<std::size_t>(vertex_stamp.size(), mesh.vertex_count()), 0);
+        stamp = 1;
+      }
+    }
     for (int t = 0; t < mesh.triangle_count(); ++t) {
       ++stats.elements;
       const auto& tri = mesh.triangles[t];
@@ -549,6 +564,15 @@ SdfCollideStats CollideMeshSdf(const TriangleMesh& mesh, const Pose& X_WM, const
         if (!PassesCull(centroid, FaceCullRadius(p, q, r, centroid), settings.margin, field)) {
           ++stats.culled;
           continue;
+        }
+      }
+      if (settings.face_vertices) {
+        for (int k = 0; k < 3; ++k) {
+          if (vertex_stamp[tri[k]] == stamp) continue;
+          vertex_stamp[tri[k]] = stamp;
+          const Vec3& x = k == 0 ? p : (k == 1 ? q : r);
+          emit(SdfElementKind::kVertex, tri[k], {tri[k], -1, -1}, Vec3::UnitX(), x,
+               field.Sample(x));
         }
       }
       const FaceResult f = settings.face_method == FaceMethod::kPgd

@@ -232,7 +232,11 @@ Real ShapeVolume(const ShapeGeometry& shape) {
 
 Vec3 ShapeCentroid(const ShapeGeometry& shape) {
   if (shape.type == ShapeType::kConvexHull && shape.hull) return shape.hull->centroid;
-  if (shape.type == ShapeType::kMesh && shape.mesh) return shape.mesh->mass.centroid;
+  if (shape.type == ShapeType::kMesh && shape.mesh) {
+    // an open mesh has no inside: the centre of its bounds stands in
+    if (!(shape.mesh->mass.volume > 0)) return 0.5 * (shape.mesh->lower + shape.mesh->upper);
+    return shape.mesh->mass.centroid;
+  }
   return Vec3::Zero();
 }
 
@@ -281,6 +285,13 @@ Mat3 ShapeUnitInertia(const ShapeGeometry& shape, Real mass) {
     case ShapeType::kMesh:
       if (shape.mesh && shape.mesh->mass.volume > 0) {
         inertia = mass / shape.mesh->mass.volume * shape.mesh->mass.unit_inertia;
+      } else if (shape.mesh) {
+        // an open mesh (given an explicit mass) has no inside to integrate: the solid box of
+        // its bounds stands in, so the body still has a rotational inertia
+        ShapeGeometry bounds;
+        bounds.type = ShapeType::kBox;
+        bounds.half_extents = 0.5 * (shape.mesh->upper - shape.mesh->lower);
+        inertia = ShapeUnitInertia(bounds, mass);
       }
       break;
     case ShapeType::kSdf:

@@ -345,11 +345,11 @@ int ProbeValueCount(ProbeKind kind);
 Real ShapeVolume(const ShapeGeometry& shape);
 
 /// Centre of mass of a solid shape of uniform density, shape frame [m] (the origin for the
-/// symmetric primitives).
+/// symmetric primitives; the centre of the bounds for an open mesh).
 Vec3 ShapeCentroid(const ShapeGeometry& shape);
 
 /// Rotational inertia of a solid shape of mass `mass` [kg] about its centroid, shape axes
-/// [kg·m²].
+/// [kg·m²]. An open mesh (no inside) gets the inertia of the solid box of its bounds.
 Mat3 ShapeUnitInertia(const ShapeGeometry& shape, Real mass);
 
 }  // namespace sim
