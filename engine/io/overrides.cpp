@@ -121,6 +121,8 @@ constexpr NcpFunction kNcpFunctions[] = {NcpFunction::kFischerBurmeister, NcpFun
 constexpr ComplementarityScaling kScalings[] = {ComplementarityScaling::kEffectiveMass,
                                                 ComplementarityScaling::kIdentity,
                                                 ComplementarityScaling::kTimeStepSquared};
+constexpr FemComplianceMode kComplianceModes[] = {FemComplianceMode::kProjected,
+                                                  FemComplianceMode::kDiagonal};
 
 
 // solver.<field>: returns false with `*expected` set when the value is bad, and sets nothing
@@ -168,6 +170,10 @@ bool ApplySolverField(const std::string& field, const std::string& value, Solver
     *expected = "a distance >= 0 m";
     return ParseRealIn(value, 0, false, kInf, &s->contact_margin);
   }
+  if (field == "fem_compliance") {
+    *expected = "one of " + ChoiceList(kComplianceModes, FemComplianceModeName);
+    return ParseChoice(value, kComplianceModes, FemComplianceModeName, &s->fem_compliance);
+  }
   *known = false;
   return false;
 }
@@ -201,6 +207,7 @@ const std::vector<std::string>& OverridePaths() {
                                                   "solver.geometric_stiffness",
                                                   "solver.contact_margin",
                                                   "solver.warm_start",
+                                                  "solver.fem_compliance",
                                                   "gravity",
                                                   "materials.<name>.friction",
                                                   "materials.<name>.density"};

@@ -90,6 +90,8 @@ void WriteSettings(const SolverSettings& s, JsonOut* out) {
   out->Number(s.regularization);
   out->Key("geometric_stiffness");
   out->Bool(s.geometric_stiffness);
+  out->Key("fem_compliance");
+  out->String(FemComplianceModeName(s.fem_compliance));
   out->Key("warm_start");
   out->Bool(s.warm_start);
   out->Key("contact_margin");
@@ -176,7 +178,7 @@ void WriteRunSections(const RunResult& run, JsonOut* out) {
   out->Key("particles");
   out->Int(model.particle_count());
   out->Key("tets");
-  out->Int(0);
+  out->Int(model.tet_count());
   out->Key("contacts_max");
   out->Int(log.contacts_max);
   out->Key("contacts_median");

@@ -68,7 +68,7 @@ void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* se
   reader.CheckKeys(solver,
                    {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
                     "preconditioner", "damping", "line_search", "regularization",
-                    "geometric_stiffness", "contact_margin", "warm_start"},
+                    "geometric_stiffness", "contact_margin", "warm_start", "fem_compliance"},
                    "'solver'");
   reader.ReadString(solver, "name", &settings->name, what);
   static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
@@ -107,6 +107,11 @@ void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* se
   reader.ReadBool(solver, "geometric_stiffness", &settings->geometric_stiffness, what);
   reader.ReadBool(solver, "warm_start", &settings->warm_start, what);
   reader.ReadNumber(solver, "contact_margin", &settings->contact_margin, 0, 1, what);
+  using F = FemComplianceMode;
+  reader.ReadEnum<F>(solver, "fem_compliance",
+                     {{FemComplianceModeName(F::kProjected), F::kProjected},
+                      {FemComplianceModeName(F::kDiagonal), F::kDiagonal}},
+                     &settings->fem_compliance, what);
 }
 
 
@@ -483,6 +488,9 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
     }
   }
   ReadJoints(reader, root, names, scene.initial_state, model.get());
+  if (objects != nullptr && objects->is_array()) {
+    ReadSoftBodyAttachments(reader, *objects, names, scene.initial_state, model.get());
+  }
   if (diagnostics.has_errors()) return diagnostics;
   scene.model = std::move(model);
   return Expected<Scene>(std::move(scene), std::move(diagnostics));
