@@ -55,6 +55,18 @@ FemMaterialParameters MakeFemMaterial(FemMaterialModel model, Real youngs_modulu
 }
 
 
+PairStiffness EvalPairStiffness(const FemMaterialParameters& material, const Vec3& s,
+                                Real activation) {
+  PairStiffness pairs;
+  constexpr int kPairs[3][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}};
+  for (int p = 0; p < 3; ++p) {
+    PairTerms(material, s, kPairs[p][0], kPairs[p][1], kPairs[p][2], activation, &pairs.shear(p),
+              &pairs.rotation(p));
+  }
+  return pairs;
+}
+
+
 PrincipalEnergy EvalPrincipalEnergy(const FemMaterialParameters& m, const Vec3& s,
                                     Real activation) {
   PrincipalEnergy e;
@@ -102,13 +114,14 @@ Mat9 CalcFirstPiolaDerivative(const FemMaterialParameters& material, const Mat3&
   const Svd3 svd = Decompose(F);
   const Vec3& s = svd.sigma;
   const PrincipalEnergy e = EvalPrincipalEnergy(material, s, activation);
-  // the 2×2 pair blocks [[α, β], [β, α]] in the (U, V) frame
+  // the 2×2 pair blocks [[α, β], [β, α]] in the (U, V) frame, α = (a + b)/2, β = (a − b)/2
+  const PairStiffness pairs = EvalPairStiffness(material, s, activation);
   Mat3 alpha = Mat3::Zero(), beta = Mat3::Zero();
-  for (const auto& [i, j, k] : {std::array<int, 3>{0, 1, 2}, {0, 2, 1}, {1, 2, 0}}) {
-    Real a, b;
-    PairTerms(material, s, i, j, k, activation, &a, &b);
-    alpha(i, j) = alpha(j, i) = 0.5 * (a + b);
-    beta(i, j) = beta(j, i) = 0.5 * (a - b);
+  constexpr int kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+  for (int p = 0; p < 3; ++p) {
+    const int i = kPairs[p][0], j = kPairs[p][1];
+    alpha(i, j) = alpha(j, i) = 0.5 * (pairs.shear(p) + pairs.rotation(p));
+    beta(i, j) = beta(j, i) = 0.5 * (pairs.shear(p) - pairs.rotation(p));
   }
   // column c of ∂P/∂F is vec(dP) for dF = the unit matrix of entry c: dF̂ = Uᵀ dF V, then
   // dP̂_ii = Σ_j Ψ_ij dF̂_jj, dP̂_ij = α_ij dF̂_ij + β_ij dF̂_ji, dP = U dP̂ Vᵀ
@@ -134,7 +147,7 @@ Mat9 CalcFirstPiolaDerivative(const FemMaterialParameters& material, const Mat3&
 Mat3 CalcProjectedCompliance(const Mat3& hessian, FemComplianceMode mode, Real floor,
                              Mat3* projected_hessian) {
   if (mode == FemComplianceMode::kDiagonal) {
-    const Vec3 stiffness = hessian.diagonal().cwiseMax(floor);
+    const Vec3 stiffness = hessian.diagonal().cwiseAbs().cwiseMax(floor);
     if (projected_hessian != nullptr) *projected_hessian = stiffness.asDiagonal();
     return stiffness.cwiseInverse().asDiagonal();
   }
@@ -147,10 +160,13 @@ Mat3 CalcProjectedCompliance(const Mat3& hessian, FemComplianceMode mode, Real f
     if (projected_hessian != nullptr) *projected_hessian = hessian;
     return hessian.inverse();
   }
-  // otherwise clamp the eigenvalues (Teran et al. 2005)
+  // otherwise filter the eigenvalues: |λ_k| bounded below by the floor (the absolute-value
+  // filter of Chen et al. 2024, "Stabler Neo-Hookean simulation", which for stable Neo-Hookean
+  // converges better than clamping to 0 (Teran et al. 2005): a concave direction keeps the
+  // magnitude of its curvature instead of becoming free)
   Eigen::SelfAdjointEigenSolver<Mat3> eigen;
   eigen.computeDirect(hessian);
-  const Vec3 clamped = eigen.eigenvalues().cwiseMax(floor);
+  const Vec3 clamped = eigen.eigenvalues().cwiseAbs().cwiseMax(floor);
   const Mat3& Q = eigen.eigenvectors();
   if (projected_hessian != nullptr) *projected_hessian = Q * clamped.asDiagonal() * Q.transpose();
   return Q * clamped.cwiseInverse().asDiagonal() * Q.transpose();

@@ -63,6 +63,19 @@ struct PrincipalEnergy {
 PrincipalEnergy EvalPrincipalEnergy(const FemMaterialParameters& material, const Vec3& s,
                                     Real activation = 0);
 
+/// Stiffness of the two off-diagonal modes of each stretch pair (i, j) = (0, 1), (0, 2), (1, 2),
+/// entries in that order: `shear` a = (Ψ_i − Ψ_j)/(s_i − s_j) on the symmetric mode
+/// (F̂_ij + F̂_ji)/√2 and `rotation` b = (Ψ_i + Ψ_j)/(s_i + s_j) on the antisymmetric one
+/// (F̂_ij − F̂_ji)/√2, F̂ = UᵀFV [Pa]. This is the part of ∂²Ψ/∂F² that principal-stretch rows do
+/// not see (it is Σ_i Ψ_i ∂²s_i/∂F²); at rest a = 2μ, b = 0.
+struct PairStiffness {
+  Vec3 shear = Vec3::Zero();
+  Vec3 rotation = Vec3::Zero();
+};
+
+PairStiffness EvalPairStiffness(const FemMaterialParameters& material, const Vec3& s,
+                                Real activation = 0);
+
 /// Energy density Ψ(F) [Pa] (F of a constant-strain tet, any sign of det F).
 Real CalcEnergyDensity(const FemMaterialParameters& material, const Mat3& F, Real activation = 0);
 
@@ -81,9 +94,10 @@ Mat9 CalcFirstPiolaDerivative(const FemMaterialParameters& material, const Mat3&
 /// Positive definite compliance E of a symmetric 3×3 Hessian H (E in the inverse units of H): its
 /// inverse after it is made positive definite (digest §2.7: "project it to the PD cone if needed
 /// (Teran et al. 2005), or use a diagonal approximation"):
-///   kProjected  eigenvalues clamped to ≥ floor, E = Q diag(1/max(λ_k, floor)) Qᵀ (a positive
-///               definite H is inverted directly)
-///   kDiagonal   off-diagonal dropped, E = diag(1/max(H_ii, floor))
+///   kProjected  eigenvalues replaced by their absolute values, at least `floor`:
+///               E = Q diag(1/max(|λ_k|, floor)) Qᵀ (Chen et al. 2024's absolute-value filter; a
+///               positive definite H is inverted directly)
+///   kDiagonal   off-diagonal dropped, E = diag(1/max(|H_ii|, floor))
 /// `floor` > 0. `projected_hessian`, when given, receives the PD matrix whose inverse E is.
 Mat3 CalcProjectedCompliance(const Mat3& hessian, FemComplianceMode mode, Real floor,
                              Mat3* projected_hessian = nullptr);

@@ -155,10 +155,12 @@ bool ApplySolverField(const std::string& field, const std::string& value, Solver
     *expected = "a step fraction in (0, 1]";
     return ParseRealIn(value, 0, true, 1, &s->damping);
   }
-  if (field == "line_search" || field == "geometric_stiffness" || field == "warm_start") {
+  if (field == "line_search" || field == "geometric_stiffness" || field == "warm_start" ||
+      field == "fem_shear_rows") {
     *expected = "one of true, false, 1, 0";
     bool* target = field == "line_search"           ? &s->line_search
                    : field == "geometric_stiffness" ? &s->geometric_stiffness
+                   : field == "fem_shear_rows"      ? &s->fem_shear_rows
                                                     : &s->warm_start;
     return ParseBool(value, target);
   }
@@ -208,6 +210,7 @@ const std::vector<std::string>& OverridePaths() {
                                                   "solver.contact_margin",
                                                   "solver.warm_start",
                                                   "solver.fem_compliance",
+                                                  "solver.fem_shear_rows",
                                                   "gravity",
                                                   "materials.<name>.friction",
                                                   "materials.<name>.density"};

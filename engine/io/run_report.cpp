@@ -92,6 +92,8 @@ void WriteSettings(const SolverSettings& s, JsonOut* out) {
   out->Bool(s.geometric_stiffness);
   out->Key("fem_compliance");
   out->String(FemComplianceModeName(s.fem_compliance));
+  out->Key("fem_shear_rows");
+  out->Bool(s.fem_shear_rows);
   out->Key("warm_start");
   out->Bool(s.warm_start);
   out->Key("contact_margin");

@@ -65,11 +65,12 @@ bool ReadColor(SceneReader& reader, const JsonValue& object, std::array<float, 3
 // meant for (digest nsn-and-friction.md §13)
 void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* settings) {
   const std::string what = "solver";
-  reader.CheckKeys(solver,
-                   {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
-                    "preconditioner", "damping", "line_search", "regularization",
-                    "geometric_stiffness", "contact_margin", "warm_start", "fem_compliance"},
-                   "'solver'");
+  reader.CheckKeys(
+      solver,
+      {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
+       "preconditioner", "damping", "line_search", "regularization", "geometric_stiffness",
+       "contact_margin", "warm_start", "fem_compliance", "fem_shear_rows"},
+      "'solver'");
   reader.ReadString(solver, "name", &settings->name, what);
   static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
                                                  "add", "pbti", "lcp"};
@@ -112,6 +113,7 @@ void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* se
                      {{FemComplianceModeName(F::kProjected), F::kProjected},
                       {FemComplianceModeName(F::kDiagonal), F::kDiagonal}},
                      &settings->fem_compliance, what);
+  reader.ReadBool(solver, "fem_shear_rows", &settings->fem_shear_rows, what);
 }
 
 

@@ -103,6 +103,9 @@ struct SolverSettings {
   Real contact_margin = 0.01;       ///< contacts are created below this gap [m] (§13: unspecified)
   /// positive-definite fix of the FEM element Hessians before inversion (§2.7)
   FemComplianceMode fem_compliance = FemComplianceMode::kProjected;
+  /// FEM shear rows besides the three principal-stretch rows of §2.7 (element_rows.h: without
+  /// them the Newton matrix lacks every element's shear stiffness)
+  bool fem_shear_rows = true;
 };
 
 /// Global simulation options of a scene.

@@ -29,6 +29,9 @@ bool IsFinite(const State& state) {
   for (Real lambda : state.joint_lambda) {
     if (!std::isfinite(lambda)) return false;
   }
+  for (Real lambda : state.element_lambda) {
+    if (!std::isfinite(lambda)) return false;
+  }
   return true;
 }
 

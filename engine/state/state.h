@@ -31,6 +31,7 @@ struct State {
   // warm-start data: the last step's multipliers (part of the state so a run resumes bit for bit)
   std::vector<ContactImpulse> contact_impulses;  ///< sorted by key
   std::vector<Real> joint_lambda;                ///< one per joint row, in model row order [N]
+  std::vector<Real> element_lambda;              ///< 6 per FEM tet (element_rows.h) [N·m]
 };
 
 /// True when every number in the state is finite and every quaternion has a sane norm.
