@@ -100,6 +100,22 @@ bool ReadVolumeMesh(SceneReader& reader, const JsonValue& object, const std::str
     }
     if (!reader.ReadArray<3>(object, "size", &size, what, kMinSize, kMaxSize)) return false;
     size *= scale;
+    // "cells": a structured mesh of 5 tets per cell instead of TetGen's
+    if (object.Find("cells") != nullptr) {
+      Eigen::Vector3d cells = Eigen::Vector3d::Ones();
+      if (!reader.ReadArray<3>(object, "cells", &cells, what, 1, 1000)) return false;
+      if (cells != cells.array().floor().matrix()) {
+        reader.Error(*object.Find("cells"), what + " 'cells' must be whole numbers");
+        return false;
+      }
+      if (cells.prod() > 1e6) {
+        reader.Error(*object.Find("cells"), what + " 'cells' asks for more than 10⁶ cells");
+        return false;
+      }
+      *mesh = StructuredBoxTetMesh(size, {static_cast<int>(cells.x()), static_cast<int>(cells.y()),
+                                          static_cast<int>(cells.z())});
+      return true;
+    }
     if (mesh_size <= 0) mesh_size = std::cbrt(size.prod()) / kDefaultEdgesAcross;
     // faces split into n × n quads, n from the longest side (TetGen refines the rest)
     const int n = std::clamp(static_cast<int>(std::ceil(size.maxCoeff() / mesh_size)), 1, 200);

@@ -31,13 +31,42 @@ Mat3 EdgeMatrix(const std::array<int, 4>& block, const std::vector<Vec3>& x) {
   return d;
 }
 
-// the 6 row values of a rate matrix T = Uᵀ D_t B: stretch T_ii, shear (T_ij + T_ji)/√2
-void RowsOfRates(const Mat3& T, Real* y) {
-  for (int i = 0; i < 3; ++i) y[i] = T(i, i);
-  for (int p = 0; p < 3; ++p) {
-    const int i = kPairs[p][0], j = kPairs[p][1];
-    y[3 + p] = kInvSqrt2 * (T(i, j) + T(j, i));
-  }
+// the 6 rows applied to node vectors t0..t3: with T = Uᵀ D_t B (D_t = [t1 − t0, t2 − t0,
+// t3 − t0]), stretch T_ii and shear (T_ij + T_ji)/√2; written out so the compiler keeps it in
+// registers (this and NodeForces are the inner loop of every Schur product)
+[[gnu::always_inline]] inline void RowRates(const Mat3& U, const Mat3& B, const Vec3& t0,
+                                            const Vec3& t1, const Vec3& t2, const Vec3& t3,
+                                            Real* y) {
+  const Vec3 d0 = t1 - t0, d1 = t2 - t0, d2 = t3 - t0;
+  // w_n = D_t B e_n, then T_mn = u_m · w_n
+  const Vec3 w0 = d0 * B(0, 0) + d1 * B(1, 0) + d2 * B(2, 0);
+  const Vec3 w1 = d0 * B(0, 1) + d1 * B(1, 1) + d2 * B(2, 1);
+  const Vec3 w2 = d0 * B(0, 2) + d1 * B(1, 2) + d2 * B(2, 2);
+  const Vec3 u0 = U.col(0), u1 = U.col(1), u2 = U.col(2);
+  y[0] = u0.dot(w0);
+  y[1] = u1.dot(w1);
+  y[2] = u2.dot(w2);
+  y[3] = kInvSqrt2 * (u0.dot(w1) + u1.dot(w0));
+  y[4] = kInvSqrt2 * (u0.dot(w2) + u2.dot(w0));
+  y[5] = kInvSqrt2 * (u1.dot(w2) + u2.dot(w1));
+}
+
+// Jᵀx of one tet: with X̂ = diag(x0, x1, x2), X̂_01 = x3/√2, X̂_02 = x4/√2, X̂_12 = x5/√2 (shear
+// terms only when `shear`), nodes 1..3 get the columns of U X̂ Bᵀ and node 0 minus their sum
+[[gnu::always_inline]] inline void NodeForces(const Mat3& U, const Mat3& B, const Real* x,
+                                              bool shear, Vec3* f) {
+  const Vec3 u0 = U.col(0), u1 = U.col(1), u2 = U.col(2);
+  const Real x01 = shear ? kInvSqrt2 * x[3] : 0;
+  const Real x02 = shear ? kInvSqrt2 * x[4] : 0;
+  const Real x12 = shear ? kInvSqrt2 * x[5] : 0;
+  // Y = U X̂ by columns
+  const Vec3 y0 = u0 * x[0] + u1 * x01 + u2 * x02;
+  const Vec3 y1 = u0 * x01 + u1 * x[1] + u2 * x12;
+  const Vec3 y2 = u0 * x02 + u1 * x12 + u2 * x[2];
+  f[1] = y0 * B(0, 0) + y1 * B(0, 1) + y2 * B(0, 2);
+  f[2] = y0 * B(1, 0) + y1 * B(1, 1) + y2 * B(1, 2);
+  f[3] = y0 * B(2, 0) + y1 * B(2, 1) + y2 * B(2, 2);
+  f[0] = -(f[1] + f[2] + f[3]);
 }
 
 }  // namespace
@@ -73,6 +102,8 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
   B_ = rest_inverse_;
   B_prev_ = rest_inverse_;
   shear_k_.assign(tets, Vec3::Ones());
+  stretch_C_.assign(tets, Mat3::Identity());
+  shear_C_.assign(tets, Vec3::Ones());
   gradient_.assign(tets, Vec3::Zero());
 }
 
@@ -92,10 +123,18 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
     gradient_[e] = volume_[e] * energy.gradient;
     stretch_E_[e] =
         CalcProjectedCompliance(volume_[e] * energy.hessian, mode, floor, &stretch_H_[e]);
-    // shear rows: the pair stiffness a, by magnitude (the same absolute-value filter)
-    if (!shear_rows_) continue;
+    // C = E/(Δt(Δt + β)) for the Schur products
+    const Real scale = 1 / (dt_ * (dt_ + damping_[body_[e]]));
+    stretch_C_[e] = scale * stretch_E_[e];
+    // shear rows: the pair stiffness a, by magnitude (the same absolute-value filter); inactive
+    // rows (sources' 3-row form) get C = 1/Δt (see Assemble)
+    if (!shear_rows_) {
+      shear_C_[e].setConstant(1 / dt_);
+      continue;
+    }
     const PairStiffness pairs = EvalPairStiffness(material, svd.sigma, activation_[e]);
     shear_k_[e] = (volume_[e] * pairs.shear.cwiseAbs()).cwiseMax(floor);
+    shear_C_[e] = scale * shear_k_[e].cwiseInverse();
   }
 }
 
@@ -106,12 +145,12 @@ Real ElementRows::Assemble(const std::vector<Vec3>& v, const Real* lambda,
   Real error = 0;
   for (int e = 0; e < tet_count(); ++e) {
     const Real beta = damping_[body_[e]];
-    const Real scale = 1 / (dt_ * (dt_ + beta));  // C = E/(Δt(Δt + β))
+    const std::array<int, 4>& block = block_[e];
     const Real* le = lambda + kElementRows * e;
     Real* he = h + kElementRows * e;
     Real* de = diag + kElementRows * e;
     Real rate[kElementRows];
-    RowsOfRates(Rates(e, v), rate);
+    RowRates(U_[e], B_[e], v[block[0]], v[block[1]], v[block[2]], v[block[3]], rate);
     // stretch rows: φ = ∂U/∂s + βH ṡ + λ, h = Eφ/(Δt + β)
     const Vec3 phi = gradient_[e] + beta * (stretch_H_[e] * Vec3(rate[0], rate[1], rate[2])) +
                      Vec3(le[0], le[1], le[2]);
@@ -138,9 +177,7 @@ Real ElementRows::Assemble(const std::vector<Vec3>& v, const Real* lambda,
         const std::array<Vec3, 4> J = RowCoefficients(e, r);
         for (int a = 0; a < 4; ++a) sum += J[a].dot(inv_mass[block_[e][a]].cwiseProduct(J[a]));
       }
-      const Real compliance = r < 3         ? scale * stretch_E_[e](r, r)
-                              : shear_rows_ ? scale / shear_k_[e](r - 3)
-                                            : 1 / dt_;
+      const Real compliance = r < 3 ? stretch_C_[e](r, r) : shear_C_[e](r - 3);
       de[r] = sum + compliance + regularization;
     }
   }
@@ -167,25 +204,12 @@ std::array<Vec3, 4> ElementRows::RowCoefficients(int e, int r) const {
 }
 
 
-Mat3 ElementRows::Rates(int e, const std::vector<Vec3>& t) const {
-  return U_[e].transpose() * EdgeMatrix(block_[e], t) * B_[e];
-}
-
-
 void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real* x,
                                 std::vector<Vec3>* f) const {
-  // X̂ = diag(x_stretch), X̂_ij = X̂_ji = x_shear/√2; nodes 1..3: columns of U X̂ Bᵀ
-  Mat3 X = Mat3::Zero();
-  for (int i = 0; i < 3; ++i) X(i, i) = x[i];
-  if (shear_rows_) {
-    for (int p = 0; p < 3; ++p) {
-      X(kPairs[p][0], kPairs[p][1]) = X(kPairs[p][1], kPairs[p][0]) = kInvSqrt2 * x[3 + p];
-    }
-  }
-  const Mat3 forces = U * X * B.transpose();
+  Vec3 forces[4];
+  NodeForces(U, B, x, shear_rows_, forces);
   const std::array<int, 4>& block = block_[e];
-  (*f)[block[0]] -= forces.rowwise().sum();
-  for (int a = 1; a < 4; ++a) (*f)[block[a]] += forces.col(a - 1);
+  for (int a = 0; a < 4; ++a) (*f)[block[a]] += forces[a];
 }
 
 
@@ -196,8 +220,9 @@ void ElementRows::AddJt(const Real* x, std::vector<Vec3>* lin) const {
 
 void ElementRows::MultiplyJ(const std::vector<Vec3>& t, Real* y) const {
   for (int e = 0; e < tet_count(); ++e) {
+    const std::array<int, 4>& block = block_[e];
     Real* ye = y + kElementRows * e;
-    RowsOfRates(Rates(e, t), ye);
+    RowRates(U_[e], B_[e], t[block[0]], t[block[1]], t[block[2]], t[block[3]], ye);
     if (!shear_rows_) ye[3] = ye[4] = ye[5] = 0;
   }
 }
@@ -206,18 +231,15 @@ void ElementRows::MultiplyJ(const std::vector<Vec3>& t, Real* y) const {
 void ElementRows::Apply(const std::vector<Vec3>& t, const Real* x, Real regularization,
                         Real* y) const {
   for (int e = 0; e < tet_count(); ++e) {
-    const Real scale = 1 / (dt_ * (dt_ + damping_[body_[e]]));
+    const std::array<int, 4>& block = block_[e];
     const Real* xe = x + kElementRows * e;
     Real* ye = y + kElementRows * e;
-    RowsOfRates(Rates(e, t), ye);
+    RowRates(U_[e], B_[e], t[block[0]], t[block[1]], t[block[2]], t[block[3]], ye);
+    if (!shear_rows_) ye[3] = ye[4] = ye[5] = 0;
     // + C x + εx: the stretch block, then the shear diagonal
-    const Vec3 cx = scale * (stretch_E_[e] * Vec3(xe[0], xe[1], xe[2]));
+    const Vec3 cx = stretch_C_[e] * Vec3(xe[0], xe[1], xe[2]);
     for (int i = 0; i < 3; ++i) ye[i] += cx(i) + regularization * xe[i];
-    for (int p = 0; p < 3; ++p) {
-      const Real compliance = shear_rows_ ? scale / shear_k_[e](p) : 1 / dt_;
-      if (!shear_rows_) ye[3 + p] = 0;
-      ye[3 + p] += (compliance + regularization) * xe[3 + p];
-    }
+    for (int p = 0; p < 3; ++p) ye[3 + p] += (shear_C_[e](p) + regularization) * xe[3 + p];
   }
 }
 
@@ -226,7 +248,6 @@ void ElementRows::GaussSeidelSweep(const Real* b, const Real* diag, Real regular
                                    const std::vector<Vec3>& inv_mass, std::vector<Vec3>* t,
                                    Real* x) const {
   for (int e = 0; e < tet_count(); ++e) {
-    const Real scale = 1 / (dt_ * (dt_ + damping_[body_[e]]));
     const std::array<int, 4>& block = block_[e];
     Real* xe = x + kElementRows * e;
     for (int r = 0; r < kElementRows; ++r) {
@@ -236,9 +257,9 @@ void ElementRows::GaussSeidelSweep(const Real* b, const Real* diag, Real regular
       Real ax = regularization * xe[r];
       for (int a = 0; a < 4; ++a) ax += J[a].dot((*t)[block[a]]);
       if (r < 3) {
-        for (int j = 0; j < 3; ++j) ax += scale * stretch_E_[e](r, j) * xe[j];
+        for (int j = 0; j < 3; ++j) ax += stretch_C_[e](r, j) * xe[j];
       } else {
-        ax += (active ? scale / shear_k_[e](r - 3) : 1 / dt_) * xe[r];
+        ax += shear_C_[e](r - 3) * xe[r];
       }
       const Real delta = (b[kElementRows * e + r] - ax) / diag[kElementRows * e + r];
       xe[r] += delta;
@@ -253,7 +274,6 @@ void ElementRows::GaussSeidelSweep(const Real* b, const Real* diag, Real regular
 void ElementRows::AppendTriplets(int row_offset, std::vector<Eigen::Triplet<Real>>* j_entries,
                                  std::vector<Eigen::Triplet<Real>>* c_entries) const {
   for (int e = 0; e < tet_count(); ++e) {
-    const Real scale = 1 / (dt_ * (dt_ + damping_[body_[e]]));
     const int first = row_offset + kElementRows * e;
     for (int r = 0; r < kElementRows; ++r) {
       if (r < 3 || shear_rows_) {
@@ -265,11 +285,10 @@ void ElementRows::AppendTriplets(int row_offset, std::vector<Eigen::Triplet<Real
       }
       if (r < 3) {
         for (int j = 0; j < 3; ++j) {
-          c_entries->emplace_back(first + r, first + j, scale * stretch_E_[e](r, j));
+          c_entries->emplace_back(first + r, first + j, stretch_C_[e](r, j));
         }
       } else {
-        c_entries->emplace_back(first + r, first + r,
-                                shear_rows_ ? scale / shear_k_[e](r - 3) : 1 / dt_);
+        c_entries->emplace_back(first + r, first + r, shear_C_[e](r - 3));
       }
     }
   }

@@ -100,8 +100,6 @@ class ElementRows {
  private:
   /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
   std::array<Vec3, 4> RowCoefficients(int e, int r) const;
-  /// T = Uᵀ D_t B of tet e for block vectors t.
-  Mat3 Rates(int e, const std::vector<Vec3>& t) const;
   /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with rows U, B.
   void ScatterForces(int e, const Mat3& U, const Mat3& B, const Real* x,
                      std::vector<Vec3>* f) const;
@@ -121,6 +119,8 @@ class ElementRows {
   std::vector<Mat3> stretch_E_;  // E of the stretch rows = H⁻¹ [1/J]
   std::vector<Mat3> stretch_H_;  // the positive definite H [J]
   std::vector<Vec3> shear_k_;    // shear stiffness k = V|a| per pair [J]
+  std::vector<Mat3> stretch_C_;  // C = E/(Δt(Δt + β)) of the stretch rows [1/kg]
+  std::vector<Vec3> shear_C_;    // C of the shear rows [1/kg]
   std::vector<Vec3> gradient_;   // V ∂Ψ/∂s [J]
   std::vector<Mat3> U_prev_, B_prev_;
   Real dt_ = 0;
