@@ -284,6 +284,7 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
                     "primitive",
                     "size",
                     "radius",
+                    "cells",
                     "mesh_size",
                     "mesh_quality",
                     "scale",
