@@ -270,6 +270,35 @@ bool ReadActivation(SceneReader& reader, const JsonValue& list, const std::strin
   return true;
 }
 
+// Measured (tests and scenes of issue 5): the NSN's inner PCR keeps the element rows stable when
+// linear_iterations ≳ 2.5·c·Δt/h, c = √((λ + 2μ)/ρ) the pressure-wave speed and h the mean edge
+// (a ball of 6851 tets with c·Δt/h = 9.4 diverged at 20 iterations and held at 40; beams at 16 and
+// 32 held and diverged at 50). Beyond that the simulation usually blows up, so say so at load.
+constexpr double kIterationsPerWaveCell = 2.5;
+
+void WarnIfTooStiff(SceneReader& reader, const JsonValue& object, const std::string& what,
+                    const SoftBody& body, Real density, const SolverSettings& settings) {
+  if (body.tet_count() == 0) return;
+  const FemMaterialParameters material = SoftBodyMaterial(body);
+  const Real wave_speed = std::sqrt((material.lambda + 2 * material.mu) / density);
+  Real volume = 0;
+  for (Real v : body.tet_rest_volume) volume += v;
+  // the edge of a regular tet of the mean volume, V = a³/(6√2)
+  const Real edge = std::cbrt(6 * std::sqrt(2.0) * volume / body.tet_count());
+  const Real cells = wave_speed * settings.dt / edge;
+  const int needed = static_cast<int>(std::ceil(kIterationsPerWaveCell * cells));
+  if (needed <= settings.linear_iterations) return;
+  reader.Warning(object, what + ": its tets are stiff for their mass at this time step (c·Δt/h = " +
+                             FormatNumber(std::round(cells * 10) / 10) +
+                             ", c = √((λ + 2μ)/ρ) = " + FormatNumber(std::round(wave_speed)) +
+                             " m/s, h = " + FormatNumber(std::round(edge * 1e4) / 10) +
+                             " mm); the solver's inner iterations usually need to be about " +
+                             std::to_string(needed) + " to stay stable (the scene has " +
+                             std::to_string(settings.linear_iterations) +
+                             "): raise solver.linear_iterations, lower solver.dt or coarsen the "
+                             "mesh");
+}
+
 }  // namespace
 
 
@@ -398,6 +427,7 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
     body.tets.push_back({first + t[0], first + t[1], first + t[2], first + t[3]});
   }
   InitSoftBodyElements(&body);
+  WarnIfTooStiff(reader, object, what, body, rho, model->options.solver);
   const TetSurface surface = ExtractBoundary(tets);
   for (int i = 0; i < surface.triangle_count(); ++i) {
     const auto& t = surface.triangles[i];
