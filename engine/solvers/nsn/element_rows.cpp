@@ -39,9 +39,10 @@ Mat3 EdgeMatrix(const std::array<int, 4>& block, const std::vector<Vec3>& x) {
                                             Real* y) {
   const Vec3 d0 = t1 - t0, d1 = t2 - t0, d2 = t3 - t0;
   // w_n = D_t B e_n, then T_mn = u_m · w_n
-  const Vec3 w0 = d0 * B(0, 0) + d1 * B(1, 0) + d2 * B(2, 0);
-  const Vec3 w1 = d0 * B(0, 1) + d1 * B(1, 1) + d2 * B(2, 1);
-  const Vec3 w2 = d0 * B(0, 2) + d1 * B(1, 2) + d2 * B(2, 2);
+  const auto b = [&](int r, int c) { return B(r, c); };
+  const Vec3 w0 = d0 * b(0, 0) + d1 * b(1, 0) + d2 * b(2, 0);
+  const Vec3 w1 = d0 * b(0, 1) + d1 * b(1, 1) + d2 * b(2, 1);
+  const Vec3 w2 = d0 * b(0, 2) + d1 * b(1, 2) + d2 * b(2, 2);
   const Vec3 u0 = U.col(0), u1 = U.col(1), u2 = U.col(2);
   y[0] = u0.dot(w0);
   y[1] = u1.dot(w1);
@@ -56,6 +57,7 @@ Mat3 EdgeMatrix(const std::array<int, 4>& block, const std::vector<Vec3>& x) {
 [[gnu::always_inline]] inline void NodeForces(const Mat3& U, const Mat3& B, const Real* x,
                                               bool shear, Vec3* f) {
   const Vec3 u0 = U.col(0), u1 = U.col(1), u2 = U.col(2);
+  const auto b = [&](int r, int c) { return B(r, c); };
   const Real x01 = shear ? kInvSqrt2 * x[3] : 0;
   const Real x02 = shear ? kInvSqrt2 * x[4] : 0;
   const Real x12 = shear ? kInvSqrt2 * x[5] : 0;
@@ -63,9 +65,9 @@ Mat3 EdgeMatrix(const std::array<int, 4>& block, const std::vector<Vec3>& x) {
   const Vec3 y0 = u0 * x[0] + u1 * x01 + u2 * x02;
   const Vec3 y1 = u0 * x01 + u1 * x[1] + u2 * x12;
   const Vec3 y2 = u0 * x02 + u1 * x12 + u2 * x[2];
-  f[1] = y0 * B(0, 0) + y1 * B(0, 1) + y2 * B(0, 2);
-  f[2] = y0 * B(1, 0) + y1 * B(1, 1) + y2 * B(1, 2);
-  f[3] = y0 * B(2, 0) + y1 * B(2, 1) + y2 * B(2, 2);
+  f[1] = y0 * b(0, 0) + y1 * b(0, 1) + y2 * b(0, 2);
+  f[2] = y0 * b(1, 0) + y1 * b(1, 1) + y2 * b(1, 2);
+  f[3] = y0 * b(2, 0) + y1 * b(2, 1) + y2 * b(2, 2);
   f[0] = -(f[1] + f[2] + f[3]);
 }
 
@@ -135,6 +137,16 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
     const PairStiffness pairs = EvalPairStiffness(material, svd.sigma, activation_[e]);
     shear_k_[e] = (volume_[e] * pairs.shear.cwiseAbs()).cwiseMax(floor);
     shear_C_[e] = scale * shear_k_[e].cwiseInverse();
+  }
+  // the packed copy the Schur products stream through (one contiguous record per tet)
+  kernel_.resize(tet_count());
+  for (int e = 0; e < tet_count(); ++e) {
+    TetKernel& k = kernel_[e];
+    k.block = block_[e];
+    k.U = U_[e];
+    k.B = B_[e];
+    k.C = stretch_C_[e];
+    k.shear_C = shear_C_[e];
   }
 }
 
@@ -214,32 +226,35 @@ void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real*
 
 
 void ElementRows::AddJt(const Real* x, std::vector<Vec3>* lin) const {
-  for (int e = 0; e < tet_count(); ++e) ScatterForces(e, U_[e], B_[e], x + kElementRows * e, lin);
+  Vec3 forces[4];
+  for (const TetKernel& k : kernel_) {
+    NodeForces(k.U, k.B, x, shear_rows_, forces);
+    for (int a = 0; a < 4; ++a) (*lin)[k.block[a]] += forces[a];
+    x += kElementRows;
+  }
 }
 
 
 void ElementRows::MultiplyJ(const std::vector<Vec3>& t, Real* y) const {
-  for (int e = 0; e < tet_count(); ++e) {
-    const std::array<int, 4>& block = block_[e];
-    Real* ye = y + kElementRows * e;
-    RowRates(U_[e], B_[e], t[block[0]], t[block[1]], t[block[2]], t[block[3]], ye);
-    if (!shear_rows_) ye[3] = ye[4] = ye[5] = 0;
+  for (const TetKernel& k : kernel_) {
+    RowRates(k.U, k.B, t[k.block[0]], t[k.block[1]], t[k.block[2]], t[k.block[3]], y);
+    if (!shear_rows_) y[3] = y[4] = y[5] = 0;
+    y += kElementRows;
   }
 }
 
 
 void ElementRows::Apply(const std::vector<Vec3>& t, const Real* x, Real regularization,
                         Real* y) const {
-  for (int e = 0; e < tet_count(); ++e) {
-    const std::array<int, 4>& block = block_[e];
-    const Real* xe = x + kElementRows * e;
-    Real* ye = y + kElementRows * e;
-    RowRates(U_[e], B_[e], t[block[0]], t[block[1]], t[block[2]], t[block[3]], ye);
-    if (!shear_rows_) ye[3] = ye[4] = ye[5] = 0;
+  for (const TetKernel& k : kernel_) {
+    RowRates(k.U, k.B, t[k.block[0]], t[k.block[1]], t[k.block[2]], t[k.block[3]], y);
+    if (!shear_rows_) y[3] = y[4] = y[5] = 0;
     // + C x + εx: the stretch block, then the shear diagonal
-    const Vec3 cx = stretch_C_[e] * Vec3(xe[0], xe[1], xe[2]);
-    for (int i = 0; i < 3; ++i) ye[i] += cx(i) + regularization * xe[i];
-    for (int p = 0; p < 3; ++p) ye[3 + p] += (shear_C_[e](p) + regularization) * xe[3 + p];
+    const Vec3 cx = k.C * Vec3(x[0], x[1], x[2]);
+    for (int i = 0; i < 3; ++i) y[i] += cx(i) + regularization * x[i];
+    for (int p = 0; p < 3; ++p) y[3 + p] += (k.shear_C(p) + regularization) * x[3 + p];
+    x += kElementRows;
+    y += kElementRows;
   }
 }
 

@@ -31,8 +31,9 @@
 // the secant of §10, as the sources intend. `SolverSettings::fem_shear_rows = false` gives the
 // sources' three rows (the shear rows then sit inactive, like inactive friction rows).
 //
-// Data layout: flat arrays per tet (node blocks, D_m⁻¹, U, B = D_m⁻¹V, the compliance), so the
-// products are two passes over the tets and J is never stored row by row:
+// Data layout: flat arrays per tet (node blocks, D_m⁻¹, U, B = D_m⁻¹V, the compliance), and for
+// the Schur products a packed copy of what they read (node blocks, U, B, C, one record per tet), so
+// a product is two passes over the tets and J is never stored row by row:
 //   (J t): T = Uᵀ D_t B with D_t = [t1 − t0, t2 − t0, t3 − t0]; stretch T_ii, shear (T_ij +
 //   T_ji)/√2 (Jᵀx): X̂ = diag(x_stretch) with X̂_ij = X̂_ji = x_shear/√2; nodes 1..3 get the columns
 //   of
@@ -123,6 +124,13 @@ class ElementRows {
   std::vector<Vec3> shear_C_;    // C of the shear rows [1/kg]
   std::vector<Vec3> gradient_;   // V ∂Ψ/∂s [J]
   std::vector<Mat3> U_prev_, B_prev_;
+  // what the Schur products read, packed per tet
+  struct TetKernel {
+    std::array<int, 4> block;
+    Mat3 U, B, C;  // rows, and the stretch rows' C
+    Vec3 shear_C;
+  };
+  std::vector<TetKernel> kernel_;
   Real dt_ = 0;
 };
 
