@@ -94,6 +94,19 @@ Expected<TetMesh> TetrahedralizeSurface(const TriangleMesh& surface,
     std::snprintf(switches, sizeof(switches), "pq%.6gzQ", options.quality);
   }
   try {
+    // self-intersections first, with TetGen's own detector (-d): it reports the intersecting
+    // facets and returns, whereas meshing such a surface aborts, and TetGen 1.5.0 frees its memory
+    // twice on that path (a crash, not an exception)
+    tetgenio check;
+    char diagnose[] = "pdzQ";
+    tetrahedralize(diagnose, &in, &check);
+    if (check.numberoftrifaces > 0) {
+      diagnostics.Error(source, 0, "",
+                        what + " cannot be tetrahedralized: the surface intersects itself (" +
+                            std::to_string(check.numberoftrifaces) +
+                            " intersecting triangles, found by TetGen -d)");
+      return diagnostics;
+    }
     tetrahedralize(switches, &in, &out);
   } catch (int code) {
     diagnostics.Error(source, 0, "", what + " cannot be tetrahedralized: " + TetGenFailure(code));

@@ -4,7 +4,9 @@
 // Delaunay tetrahedralization of the surface as a piecewise linear complex (switch p), refined
 // until every tet's radius-edge ratio is ≤ `quality` (q) and its volume ≤ `max_volume` (a).
 // TetGen's failures (self-intersecting or open input, features below its tolerance) come back as
-// located diagnostics naming the surface, never as an exit or a crash.
+// located diagnostics naming the surface, never as an exit: open surfaces are caught before TetGen
+// runs, self-intersections by its -d detector (TetGen 1.5.0 crashes when it aborts a meshing
+// run, freeing its memory twice), the rest as the exception TetGen's library build throws.
 #pragma once
 
 #include <string>
