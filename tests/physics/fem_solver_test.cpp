@@ -5,17 +5,22 @@
 //    stretch where ∂Ψ/∂s balances p;
 //  - attachments and fixed nodes: a block hanging from a fixed support by its top nodes carries its
 //    weight through the attachment rows, whose nodes stay put;
+//  - the element rows' Jacobian against central differences of their residual, and the Schur
+//    operator built from them (symmetric, equal to the assembled J H⁻¹ Jᵀ + C + εI);
 //  - the geometric-stiffness secant of digest §10 on the sources' three-row form: the stretched
 //    bars of the material-extension scene stay finite with it and blow up without it ("GS was
 //    essential to obtain a stable simulation when strains are large", [T §4.7.3]).
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "engine/fem/svd3.h"
 #include "engine/fem/tet_elements.h"
 #include "engine/io/scene_file.h"
+#include "engine/solvers/nsn/newton_system.h"
 #include "engine/step/pipeline.h"
 
 namespace sim {
@@ -164,6 +169,123 @@ INSTANTIATE_TEST_SUITE_P(Materials, FemSolverTest,
                          [](const ::testing::TestParamInfo<FemMaterialModel>& info) {
                            return std::string(FemMaterialModelName(info.param));
                          });
+
+// a deformed cell of 5 tets, and particle velocities
+struct RowsFixture {
+  io::Scene scene;
+  std::vector<Vec3> x0, v;
+};
+
+RowsFixture DeformedCell() {
+  RowsFixture f;
+  f.scene = Parse(R"({"gravity": [0, 0, 0], "objects": [{"name": "c", "type": "tetmesh",
+      "primitive": "box", "size": [0.1, 0.1, 0.1], "cells": [1, 1, 1], "youngs_modulus": 1e5,
+      "poisson_ratio": 0.3}]})");
+  std::mt19937 random(3);
+  std::uniform_real_distribution<Real> jitter(-1, 1);
+  for (const Vec3& x : f.scene.initial_state.particle_x_W) {
+    f.x0.push_back(x + 0.01 * Vec3(jitter(random), jitter(random), jitter(random)));
+    f.v.push_back(0.5 * Vec3(jitter(random), jitter(random), jitter(random)));
+  }
+  return f;
+}
+
+TEST(FemRowsTest, StretchRowsAreTheDerivativeOfTheirResidual) {
+  // λ set to the elastic multipliers −V ∂Ψ/∂s of the iterate q = q⁻ + Δt u, so φ = 0 and the
+  // stretch rows' residual h = E φ/Δt has the derivative dh/du = E H J = J (H is positive definite
+  // at these ~10 % strains, so E = H⁻¹ exactly)
+  RowsFixture f = DeformedCell();
+  const Model& model = *f.scene.model;
+  const SoftBody& body = model.soft_bodies[0];
+  const Real dt = model.options.solver.dt;
+  const int n = model.particle_count();
+  nsn::ElementRows rows;
+  rows.Begin(model, 0, dt, 0, true);
+  const auto positions = [&](const std::vector<Vec3>& v) {
+    std::vector<Vec3> x(n);
+    for (int p = 0; p < n; ++p) x[p] = f.x0[p] + dt * v[p];
+    return x;
+  };
+  const FemMaterialParameters material = SoftBodyMaterial(body);
+  std::vector<Real> lambda(rows.row_count(), 0);
+  const std::vector<Vec3> x = positions(f.v);
+  for (int t = 0; t < body.tet_count(); ++t) {
+    const Vec3 s = CalcSvd3(TetDeformationGradient(body, t, x)).sigma;
+    const Vec3 gradient = body.tet_rest_volume[t] * EvalPrincipalEnergy(material, s).gradient;
+    for (int i = 0; i < 3; ++i) lambda[6 * t + i] = -gradient(i);
+  }
+  const std::vector<Vec3> inv_mass(n, Vec3::Ones());
+  std::vector<Real> h(rows.row_count()), diag(rows.row_count());
+  const auto residual = [&](const std::vector<Vec3>& v) {
+    rows.Evaluate(positions(v), FemComplianceMode::kProjected);
+    rows.Assemble(v, lambda.data(), inv_mass, 0, h.data(), diag.data());
+    return h;
+  };
+  const std::vector<Real> h0 = residual(f.v);
+  for (int r = 0; r < rows.row_count(); ++r) {
+    if (r % 6 < 3) EXPECT_NEAR(h0[r], 0, 1e-9);  // φ = 0 by construction
+  }
+  // J column by column: the rows applied to a unit velocity of one particle axis
+  const Real step = 1e-6;  // m/s; q moves by Δt·step ≈ 1e-8 m on 10 cm tets
+  Real largest_error = 0;
+  for (int p = 0; p < n; ++p) {
+    for (int k = 0; k < 3; ++k) {
+      std::vector<Vec3> unit(n, Vec3::Zero());
+      unit[p](k) = 1;
+      std::vector<Real> column(rows.row_count());
+      residual(f.v);  // rows at the iterate
+      rows.MultiplyJ(unit, column.data());
+      std::vector<Vec3> up = f.v, down = f.v;
+      up[p](k) += step;
+      down[p](k) -= step;
+      const std::vector<Real> plus = residual(up), minus = residual(down);
+      for (int r = 0; r < rows.row_count(); ++r) {
+        if (r % 6 >= 3) continue;  // shear rows: measured from the moving frame, no value to vary
+        const Real numeric = (plus[r] - minus[r]) / (2 * step);
+        largest_error = std::max(largest_error, std::abs(numeric - column[r]));
+        EXPECT_NEAR(numeric, column[r], 1e-6 * (1 + std::abs(column[r])))
+            << "row " << r << " particle " << p << " axis " << k;
+      }
+    }
+  }
+  std::printf("stretch rows vs central differences: largest error %.2e\n", largest_error);
+}
+
+TEST(FemRowsTest, SchurOperatorIsSymmetricAndMatchesTheAssembledMatrix) {
+  // A = J H⁻¹ Jᵀ + C + εI with the element rows and a contact: the matrix-free product equals the
+  // assembled matrix (the direct solver's), and is symmetric (yᵀAx = xᵀAy)
+  RowsFixture f = DeformedCell();
+  const Model& model = *f.scene.model;
+  State state = f.scene.initial_state;
+  state.particle_x_W = f.x0;
+  state.particle_v_W = f.v;
+  Contacts contacts;
+  Contact c;
+  c.a.particles[0] = 0;
+  c.normal_W = Vec3(0.1, 0.2, 1).normalized();
+  contacts.items.push_back(c);
+  nsn::NewtonSystem system;
+  system.Begin(model, state, MakeControl(model), contacts, model.options.solver.dt);
+  system.Assemble();
+  const Eigen::MatrixXd A = Eigen::MatrixXd(system.AssembleMatrix());
+  ASSERT_EQ(A.rows(), system.size());
+  ASSERT_EQ(system.element_row_count(), 30);
+  std::mt19937 random(5);
+  std::normal_distribution<Real> normal;
+  Eigen::VectorXd x(system.size()), y(system.size()), Ax, Ay;
+  for (int i = 0; i < system.size(); ++i) {
+    x(i) = normal(random);
+    y(i) = normal(random);
+  }
+  system.Apply(x, &Ax);
+  system.Apply(y, &Ay);
+  EXPECT_LT((Ax - A * x).norm(), 1e-12 * (A * x).norm());
+  EXPECT_NEAR(y.dot(Ax), x.dot(Ay), 1e-12 * std::abs(y.dot(Ax)));
+  EXPECT_LT((A - A.transpose()).norm(), 1e-12 * A.norm());
+  EXPECT_EQ(system.diagonal().size(), system.size());
+  EXPECT_LT((system.diagonal() - A.diagonal()).norm(), 1e-12 * A.diagonal().norm());
+}
+
 
 // steps of the material-extension scene with the sources' three element rows; returns the number
 // of non-finite steps and the largest final residual of the finite ones
