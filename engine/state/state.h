@@ -41,7 +41,8 @@ bool IsFinite(const State& state);
 bool MatchesModel(const State& state, const Model& model);
 
 /// Kinetic plus gravitational potential energy of all bodies and particles [J] (reference
-/// height 0 along −gravity). Used for the energy-drift quality figure.
+/// height 0 along −gravity), plus the strain energy of the soft bodies. Used for the energy-drift
+/// quality figure.
 Real MechanicalEnergy(const Model& model, const State& state);
 
 }  // namespace sim
