@@ -222,8 +222,11 @@ TEST(FemRowsTest, StretchRowsAreTheDerivativeOfTheirResidual) {
     return h;
   };
   const std::vector<Real> h0 = residual(f.v);
+  // φ = 0 by construction on the stretch rows
   for (int r = 0; r < rows.row_count(); ++r) {
-    if (r % 6 < 3) EXPECT_NEAR(h0[r], 0, 1e-9);  // φ = 0 by construction
+    if (r % 6 < 3) {
+      EXPECT_NEAR(h0[r], 0, 1e-9);
+    }
   }
   // J column by column: the rows applied to a unit velocity of one particle axis
   const Real step = 1e-6;  // m/s; q moves by Δt·step ≈ 1e-8 m on 10 cm tets
