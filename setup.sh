@@ -34,7 +34,7 @@ PACKAGES=(
   libimgui-dev
   libeigen3-dev rapidjson-dev libcli11-dev libpng-dev libjpeg62-turbo-dev libmeshoptimizer-dev
   libassimp-dev libqhull-dev libtbb-dev liburdfdom-dev libtinyxml2-dev
-  libgtest-dev libgmock-dev
+  libgtest-dev libgmock-dev libtet1.5-dev
   xvfb xauth fonts-dejavu-core libxkbcommon-x11-0
 )
 

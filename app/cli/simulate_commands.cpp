@@ -137,9 +137,10 @@ void PrintRunSummary(const std::string& scene, const io::RunResult& run) {
   std::printf("  status: %s\n", log.status.ToString().c_str());
   std::printf(
       "  final residual %.3g (max %.3g), max penetration %.3g m, energy drift %.3g, contacts max "
-      "%d\n",
+      "%d, tets %d\n",
       log.final_residual_last, log.final_residual_max, log.max_penetration,
-      io::EnergyDriftRelative(*run.model, run.initial_state, run.final_state), log.contacts_max);
+      io::EnergyDriftRelative(*run.model, run.initial_state, run.final_state), log.contacts_max,
+      run.model->tet_count());
   // each probe's last sample
   const Model& model = *run.model;
   for (std::size_t p = 0; p < model.probes.size() && run.probes.sample_count() > 0; ++p) {
@@ -293,9 +294,9 @@ int RunBench(const BenchOptions& options) {
   for (const io::SolverConfig& config : *configs) {
     label_width = std::max(label_width, static_cast<int>(config.label.size()));
   }
-  std::printf("%-*s  %-*s %10s %9s %10s %10s %10s %13s  %s\n", scene_width, "scene", label_width,
-              "solver", "iters", "contacts", "ms_median", "ms_p95", "ms_min", "collision_ms",
-              "status");
+  std::printf("%-*s  %-*s %10s %9s %10s %10s %10s %13s %12s %10s  %s\n", scene_width, "scene",
+              label_width, "solver", "iters", "contacts", "ms_median", "ms_p95", "ms_min",
+              "collision_ms", "assembly_ms", "solve_ms", "status");
   int exit_code = kExitOk;
   for (const std::string& path : options.scenes) {
     std::optional<io::Scene> scene = LoadOrReport(path);
@@ -331,10 +332,12 @@ int RunBench(const BenchOptions& options) {
       char iterations[32];
       std::snprintf(iterations, sizeof(iterations), "%dx%d", s.newton_iterations,
                     s.linear_iterations);
-      std::printf("%-*s  %-*s %10s %9.0f %10.4f %10.4f %10.4f %13.4f  %s\n", scene_width,
-                  path.c_str(), label_width, label.c_str(), iterations, io::Median(log.contacts),
-                  io::Median(log.step_ms), io::Percentile(log.step_ms, 95),
-                  io::Minimum(log.step_ms), io::Median(log.collision_ms), status);
+      std::printf("%-*s  %-*s %10s %9.0f %10.4f %10.4f %10.4f %13.4f %12.4f %10.4f  %s\n",
+                  scene_width, path.c_str(), label_width, label.c_str(), iterations,
+                  io::Median(log.contacts), io::Median(log.step_ms),
+                  io::Percentile(log.step_ms, 95), io::Minimum(log.step_ms),
+                  io::Median(log.collision_ms), io::Median(log.assembly_ms),
+                  io::Median(log.solve_ms), status);
       std::fflush(stdout);
       char numbers[512];
       std::snprintf(numbers, sizeof(numbers), "%d,%d,%d,%d,%d,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s",

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/SVD>
 
+#include "engine/fem/svd3.h"
+#include "engine/fem/tet_elements.h"
 #include "engine/model/model.h"
 #include "engine/state/state.h"
 
@@ -24,6 +25,13 @@ Mat3 EdgeMatrix(const std::array<Vec3, 4>& x) {
 
 TetStrain CalcTetStrain(const std::array<Vec3, 4>& rest, const std::array<Vec3, 4>& x,
                         Real youngs_modulus, Real poisson_ratio) {
+  return CalcTetStrain(
+      rest, x, MakeFemMaterial(FemMaterialModel::kStableNeoHookean, youngs_modulus, poisson_ratio));
+}
+
+
+TetStrain CalcTetStrain(const std::array<Vec3, 4>& rest, const std::array<Vec3, 4>& x,
+                        const FemMaterialParameters& material) {
   TetStrain strain;
   const Mat3 dm = EdgeMatrix(rest);
   // a flat rest tet has no strain to speak of (the loader rejects them; stay finite anyway)
@@ -32,16 +40,12 @@ TetStrain CalcTetStrain(const std::array<Vec3, 4>& rest, const std::array<Vec3, 
   const Real J = F.determinant();
   strain.volumetric = J - 1;
   // principal stretches: singular values, the smallest signed by det F (rotation-variant SVD)
-  Vec3 s = Eigen::JacobiSVD<Mat3>(F).singularValues();
-  if (J < 0) s[2] = -s[2];
+  const Vec3 s = CalcSvd3(F).sigma;
   strain.stretches = s;
-  // principal Cauchy stress differences of stable Neo-Hookean: 2 C1 (s_i² − s_j²) / J, C1 = μ/2
-  const Real mu = youngs_modulus / (2 * (1 + poisson_ratio));
+  // principal Cauchy stresses σ_i = s_i ∂Ψ/∂s_i / J of the material
   if (std::abs(J) > 1e-12) {
-    const Real scale = mu / J;
-    const Real d12 = scale * (s[0] * s[0] - s[1] * s[1]);
-    const Real d23 = scale * (s[1] * s[1] - s[2] * s[2]);
-    const Real d31 = scale * (s[2] * s[2] - s[0] * s[0]);
+    const Vec3 sigma = s.cwiseProduct(EvalPrincipalEnergy(material, s).gradient) / J;
+    const Real d12 = sigma(0) - sigma(1), d23 = sigma(1) - sigma(2), d31 = sigma(2) - sigma(0);
     strain.von_mises = std::sqrt(0.5 * (d12 * d12 + d23 * d23 + d31 * d31));
   }
   return strain;
@@ -52,31 +56,21 @@ void CalcSoftBodyNodeStrain(const Model& model, const State& state, int soft_bod
                             std::vector<float>* volumetric_strain, std::vector<float>* von_mises) {
   const SoftBody& body = model.soft_bodies[soft_body];
   const int n = body.particle_count;
-  const Real mu = body.youngs_modulus / (2 * (1 + body.poisson_ratio));
   std::vector<Real> sum_volumetric(n, 0), sum_von_mises(n, 0), weight(n, 0);
+  const FemMaterialParameters material = SoftBodyMaterial(body);
   for (const std::array<int, 4>& tet : body.tets) {
     std::array<Vec3, 4> rest, x;
     for (int k = 0; k < 4; ++k) {
       rest[k] = body.rest_positions[tet[k] - body.first_particle];
       x[k] = state.particle_x_W[tet[k]];
     }
-    // the same J − 1 and σ_vm as CalcTetStrain without its SVD (this runs for every rendered
-    // frame): the squared stretches are the eigenvalues of B = F Fᵀ, so
-    // Σ_{i<j} (s_i² − s_j²)² = 3 tr(B²) − tr(B)² and σ_vm = |μ/J| √(½ (3 tr(B²) − tr(B)²))
-    const Mat3 dm = EdgeMatrix(rest);
-    const Real volume = std::abs(dm.determinant()) / 6;
-    if (!(volume > 0)) continue;
-    const Mat3 F = EdgeMatrix(x) * dm.inverse();
-    const Real J = F.determinant();
-    const Mat3 B = F * F.transpose();
-    const Real trace = B.trace();
-    const Real spread = std::max<Real>(0, 3 * B.squaredNorm() - trace * trace);
-    const Real tet_von_mises = std::abs(J) > 1e-12 ? std::abs(mu / J) * std::sqrt(0.5 * spread) : 0;
+    const TetStrain strain = CalcTetStrain(rest, x, material);
     // weight by rest volume so small slivers do not dominate a node's value
+    const Real volume = std::abs(EdgeMatrix(rest).determinant()) / 6;
     for (int k = 0; k < 4; ++k) {
       const int node = tet[k] - body.first_particle;
-      sum_volumetric[node] += volume * (J - 1);
-      sum_von_mises[node] += volume * tet_von_mises;
+      sum_volumetric[node] += volume * strain.volumetric;
+      sum_von_mises[node] += volume * strain.von_mises;
       weight[node] += volume;
     }
   }

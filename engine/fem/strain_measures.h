@@ -9,15 +9,17 @@
 //   σ_i = s_i ∂Ψ/∂s_i / J    principal Cauchy stresses of an isotropic Ψ(s)
 //   σ_vm = √(½[(σ1−σ2)² + (σ2−σ3)² + (σ3−σ1)²])
 //
-// For the stable Neo-Hookean energy of digest §2.8, Ψ = C1(I_C − 3) + D1(J − α)², the volume
-// term adds the same 2D1(J − α) to every σ_i, so σ_i − σ_j = 2C1(s_i² − s_j²)/J with
-// C1 = μ_L/2, μ_L = Y/(2(1+ν)) (digest §2.8 mapping).
+// σ_i comes from the body's material (engine/fem/fem_material.h). For the stable Neo-Hookean
+// energy of digest §2.8, Ψ = C1(I_C − 3) + D1(J − α)², the volume term adds the same 2D1(J − α)
+// to every σ_i, so σ_i − σ_j = 2C1(s_i² − s_j²)/J with C1 = μ_L/2, μ_L = Y/(2(1+ν)); for the
+// linear co-rotational energy s_i ∂Ψ/∂s_i = 2μ s_i(s_i − 1) + λ s_i(Σs − 3).
 #pragma once
 
 #include <array>
 #include <vector>
 
 #include "engine/core/math.h"
+#include "engine/fem/fem_material.h"
 
 namespace sim {
 
@@ -36,9 +38,13 @@ struct TetStrain {
 TetStrain CalcTetStrain(const std::array<Vec3, 4>& rest, const std::array<Vec3, 4>& x,
                         Real youngs_modulus, Real poisson_ratio);
 
-/// Per-node volumetric strain and von Mises stress of soft body `soft_body` in `state`: the
-/// rest-volume-weighted mean over the tets around each node. Outputs have one entry per node of
-/// the body (local node ids), as float for the render snapshot.
+/// The same for a tet of material `material` (its model's principal stresses).
+TetStrain CalcTetStrain(const std::array<Vec3, 4>& rest, const std::array<Vec3, 4>& x,
+                        const FemMaterialParameters& material);
+
+/// Per-node volumetric strain and von Mises stress of soft body `soft_body` in `state` (its own
+/// material model): the rest-volume-weighted mean over the tets around each node. Outputs have one
+/// entry per node of the body (local node ids), as float for the render snapshot.
 void CalcSoftBodyNodeStrain(const Model& model, const State& state, int soft_body,
                             std::vector<float>* volumetric_strain, std::vector<float>* von_mises);
 

@@ -92,6 +92,49 @@ Real TetSignedVolume(const TetMesh& mesh, int t) {
 }
 
 
+TetMesh StructuredBoxTetMesh(const Vec3& size, const std::array<int, 3>& cells,
+                             const std::string& name) {
+  TetMesh mesh;
+  mesh.name = name;
+  const int nx = cells[0], ny = cells[1], nz = cells[2];
+  const auto node = [&](int i, int j, int k) { return (i * (ny + 1) + j) * (nz + 1) + k; };
+  for (int i = 0; i <= nx; ++i) {
+    for (int j = 0; j <= ny; ++j) {
+      for (int k = 0; k <= nz; ++k) {
+        mesh.nodes.emplace_back(size.x() * (Real(i) / nx - 0.5), size.y() * (Real(j) / ny - 0.5),
+                                size.z() * (Real(k) / nz - 0.5));
+      }
+    }
+  }
+  // five tets per cell: four corner tets and the central one, on corners (a, b, c) ∈ {0, 1}³;
+  // odd cells mirror a ↦ 1 − a so the face diagonals of neighbours agree
+  constexpr int kSplit[5][4][3] = {{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
+                                   {{1, 1, 0}, {0, 1, 0}, {1, 0, 0}, {1, 1, 1}},
+                                   {{1, 0, 1}, {0, 0, 1}, {1, 1, 1}, {1, 0, 0}},
+                                   {{0, 1, 1}, {1, 1, 1}, {0, 0, 1}, {0, 1, 0}},
+                                   {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}}};
+  for (int i = 0; i < nx; ++i) {
+    for (int j = 0; j < ny; ++j) {
+      for (int k = 0; k < nz; ++k) {
+        const bool odd = (i + j + k) % 2 == 1;
+        for (const auto& corners : kSplit) {
+          std::array<int, 4> tet;
+          for (int v = 0; v < 4; ++v) {
+            const int a = odd ? 1 - corners[v][0] : corners[v][0];
+            tet[v] = node(i + a, j + corners[v][1], k + corners[v][2]);
+          }
+          mesh.tets.push_back(tet);
+          // orient positively (mirroring flips the handedness)
+          if (TetSignedVolume(mesh, mesh.tet_count() - 1) < 0)
+            std::swap(mesh.tets.back()[2], mesh.tets.back()[3]);
+        }
+      }
+    }
+  }
+  return mesh;
+}
+
+
 TetSurface ExtractBoundary(const TetMesh& mesh) {
   const auto faces = CountFaces(mesh);
   TetSurface surface;

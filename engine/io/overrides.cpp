@@ -121,6 +121,8 @@ constexpr NcpFunction kNcpFunctions[] = {NcpFunction::kFischerBurmeister, NcpFun
 constexpr ComplementarityScaling kScalings[] = {ComplementarityScaling::kEffectiveMass,
                                                 ComplementarityScaling::kIdentity,
                                                 ComplementarityScaling::kTimeStepSquared};
+constexpr FemComplianceMode kComplianceModes[] = {FemComplianceMode::kProjected,
+                                                  FemComplianceMode::kDiagonal};
 
 
 // solver.<field>: returns false with `*expected` set when the value is bad, and sets nothing
@@ -153,10 +155,12 @@ bool ApplySolverField(const std::string& field, const std::string& value, Solver
     *expected = "a step fraction in (0, 1]";
     return ParseRealIn(value, 0, true, 1, &s->damping);
   }
-  if (field == "line_search" || field == "geometric_stiffness" || field == "warm_start") {
+  if (field == "line_search" || field == "geometric_stiffness" || field == "warm_start" ||
+      field == "fem_shear_rows") {
     *expected = "one of true, false, 1, 0";
     bool* target = field == "line_search"           ? &s->line_search
                    : field == "geometric_stiffness" ? &s->geometric_stiffness
+                   : field == "fem_shear_rows"      ? &s->fem_shear_rows
                                                     : &s->warm_start;
     return ParseBool(value, target);
   }
@@ -167,6 +171,10 @@ bool ApplySolverField(const std::string& field, const std::string& value, Solver
   if (field == "contact_margin") {
     *expected = "a distance >= 0 m";
     return ParseRealIn(value, 0, false, kInf, &s->contact_margin);
+  }
+  if (field == "fem_compliance") {
+    *expected = "one of " + ChoiceList(kComplianceModes, FemComplianceModeName);
+    return ParseChoice(value, kComplianceModes, FemComplianceModeName, &s->fem_compliance);
   }
   *known = false;
   return false;
@@ -201,6 +209,8 @@ const std::vector<std::string>& OverridePaths() {
                                                   "solver.geometric_stiffness",
                                                   "solver.contact_margin",
                                                   "solver.warm_start",
+                                                  "solver.fem_compliance",
+                                                  "solver.fem_shear_rows",
                                                   "gravity",
                                                   "materials.<name>.friction",
                                                   "materials.<name>.density"};

@@ -90,6 +90,10 @@ void WriteSettings(const SolverSettings& s, JsonOut* out) {
   out->Number(s.regularization);
   out->Key("geometric_stiffness");
   out->Bool(s.geometric_stiffness);
+  out->Key("fem_compliance");
+  out->String(FemComplianceModeName(s.fem_compliance));
+  out->Key("fem_shear_rows");
+  out->Bool(s.fem_shear_rows);
   out->Key("warm_start");
   out->Bool(s.warm_start);
   out->Key("contact_margin");
@@ -238,9 +242,7 @@ void WriteRunSections(const RunResult& run, JsonOut* out) {
   out->Key("particles");
   out->Int(model.particle_count());
   out->Key("tets");
-  int tets = 0;
-  for (const SoftBody& body : model.soft_bodies) tets += static_cast<int>(body.tets.size());
-  out->Int(tets);
+  out->Int(model.tet_count());
   out->Key("contacts_max");
   out->Int(log.contacts_max);
   out->Key("contacts_median");

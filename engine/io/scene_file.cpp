@@ -65,11 +65,12 @@ bool ReadColor(SceneReader& reader, const JsonValue& object, std::array<float, 3
 // meant for (digest nsn-and-friction.md §13)
 void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* settings) {
   const std::string what = "solver";
-  reader.CheckKeys(solver,
-                   {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
-                    "preconditioner", "damping", "line_search", "regularization",
-                    "geometric_stiffness", "contact_margin", "warm_start"},
-                   "'solver'");
+  reader.CheckKeys(
+      solver,
+      {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
+       "preconditioner", "damping", "line_search", "regularization", "geometric_stiffness",
+       "contact_margin", "warm_start", "fem_compliance", "fem_shear_rows"},
+      "'solver'");
   reader.ReadString(solver, "name", &settings->name, what);
   static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
                                                  "add", "pbti", "lcp"};
@@ -107,6 +108,12 @@ void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* se
   reader.ReadBool(solver, "geometric_stiffness", &settings->geometric_stiffness, what);
   reader.ReadBool(solver, "warm_start", &settings->warm_start, what);
   reader.ReadNumber(solver, "contact_margin", &settings->contact_margin, 0, 1, what);
+  using F = FemComplianceMode;
+  reader.ReadEnum<F>(solver, "fem_compliance",
+                     {{FemComplianceModeName(F::kProjected), F::kProjected},
+                      {FemComplianceModeName(F::kDiagonal), F::kDiagonal}},
+                     &settings->fem_compliance, what);
+  reader.ReadBool(solver, "fem_shear_rows", &settings->fem_shear_rows, what);
 }
 
 
@@ -532,6 +539,9 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
     }
   }
   ReadJoints(reader, root, names, scene.initial_state, model.get());
+  if (objects != nullptr && objects->is_array()) {
+    ReadSoftBodyAttachments(reader, *objects, names, scene.initial_state, model.get());
+  }
   ReadProbes(reader, root, names, model.get());
   // per-shape and per-joint arrays filled by some objects only: one entry each once any has one
   if (!model->shape_visual_mesh.empty()) model->shape_visual_mesh.resize(model->shape_count());

@@ -164,7 +164,17 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
                       ShapeGeometry* geometry, const std::string& what,
                       std::shared_ptr<const VisualMesh>* visual);
 
-/// Object of type "tetmesh": a deformable solid whose nodes become particles (scene_shapes.cpp).
+/// `file` of an object resolved against the scene's folder; "" after reporting its absence.
+std::string ResolveFile(SceneReader& reader, const JsonValue& object, const std::string& what);
+
+/// Appends the diagnostics of a file the scene loaded, each followed by a note at the scene value
+/// `at` that loaded it ("loaded by <what>").
+void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
+                    const std::string& what);
+
+/// Object of type "tetmesh": a deformable solid whose nodes become particles, from a tet mesh
+/// file, a closed surface file or a primitive (tetrahedralized), with its material, fixed nodes
+/// and activation (scene_soft_bodies.cpp).
 void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::string& name,
                        const std::map<std::string, int>& materials, ObjectNames* names,
                        Model* model, State* state);
@@ -185,6 +195,11 @@ void ReadFrictionPairs(SceneReader& reader, const JsonValue& root,
 /// The optional `probes` array; needs the objects and joints already read.
 void ReadProbes(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,
                 Model* model);
+
+/// The `attachments` of every tetmesh object in `objects` (the scene's objects array): nodes held
+/// at points of bodies. Needs all objects read (attachments name bodies by object name).
+void ReadSoftBodyAttachments(SceneReader& reader, const JsonValue& objects,
+                             const ObjectNames& names, const State& state, Model* model);
 
 /// Reads the optional top-level `joints` array into the model's joint_* arrays. Needs the objects
 /// already read: `objects` maps names to bodies, `state` holds their initial poses.

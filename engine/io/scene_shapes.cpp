@@ -1,7 +1,7 @@
 // Scene objects backed by files or fields: "mesh" (a surface mesh through assimp, colliding as a
-// convex hull or as a triangle mesh with its SDF), "sdf" (an analytic field built from
-// primitives and their combinations) and "tetmesh" (a deformable solid from a Gmsh, TetGen or
-// VTK tet mesh). Relative file paths are resolved against the scene file's folder.
+// convex hull or as a triangle mesh with its SDF) and "sdf" (an analytic field built from
+// primitives and their combinations); "tetmesh" objects are read by scene_soft_bodies.cpp.
+// Relative file paths are resolved against the scene file's folder.
 #include <filesystem>
 #include <numbers>
 
@@ -13,17 +13,12 @@
 #include "engine/geometry/tet_mesh.h"
 #include "engine/geometry/visual_mesh_builder.h"
 #include "engine/io/mesh_cache.h"
+#include "engine/io/mesh_loader.h"
 #include "engine/io/scene_reader.h"
-#include "engine/io/tet_mesh_loader.h"
 
 namespace sim::io {
-namespace {
 
-// mesh and field sizes outside [0.1 mm, 10 km] are not what the solver is tuned for
-constexpr double kMinSize = 1e-4;
-constexpr double kMaxSize = 1e4;
 
-// `file` of an object, resolved against the scene's folder; "" after an error
 std::string ResolveFile(SceneReader& reader, const JsonValue& object, const std::string& what) {
   const JsonValue* file = object.Find("file");
   if (file == nullptr) {
@@ -36,7 +31,6 @@ std::string ResolveFile(SceneReader& reader, const JsonValue& object, const std:
   return path.lexically_normal().string();
 }
 
-// diagnostics of a loaded file, each followed by a note at the scene value that loaded it
 void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
                     const std::string& what) {
   for (const Diagnostic& d : from.items()) {
@@ -49,6 +43,12 @@ void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValu
                                          .message = "loaded by " + what});
   }
 }
+
+namespace {
+
+// mesh and field sizes outside [0.1 mm, 10 km] are not what the solver is tuned for
+constexpr double kMinSize = 1e-4;
+constexpr double kMaxSize = 1e4;
 
 // "scale": a number or [sx, sy, sz]
 bool ReadScale(SceneReader& reader, const JsonValue& object, Vec3* scale, const std::string& what) {
@@ -220,99 +220,6 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
     *visual = drawn.value;
   }
   return true;
-}
-
-
-void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::string& name,
-                       const std::map<std::string, int>& materials, ObjectNames* names,
-                       Model* model, State* state) {
-  const std::string what = "object '" + name + "'";
-  reader.CheckKeys(
-      object,
-      {"name", "type", "file", "scale", "position", "rpy_deg", "quaternion_wxyz", "material",
-       "density", "mass", "velocity", "contact_radius", "youngs_modulus", "poisson_ratio"},
-      what);
-  const std::string path = ResolveFile(reader, object, what);
-  if (path.empty()) return;
-  double scale = 1;
-  Pose X_W;
-  Vec3 velocity = Vec3::Zero();
-  bool ok = reader.ReadNumber(object, "scale", &scale, 1e-6, 1e6, what);
-  ok &= reader.ReadArray<3>(object, "position", &X_W.p, what, -1e6, 1e6);
-  ok &= ReadOrientation(reader, object, &X_W.q, what);
-  ok &= reader.ReadArray<3>(object, "velocity", &velocity, what, -1e4, 1e4);
-  int material = 0;
-  if (const JsonValue* m = object.Find("material")) {
-    if (reader.ExpectType(*m, JsonValue::Type::kString, what + " 'material'")) {
-      const auto it = materials.find(m->string());
-      if (it == materials.end()) {
-        reader.Error(*m, what + " uses unknown material '" + m->string() + "'");
-        ok = false;
-      } else {
-        material = it->second;
-      }
-    }
-  }
-  double density = model->materials[material].density;
-  double mass = 0;
-  double radius = 0;
-  SoftBody body;
-  body.name = name;
-  body.material = material;
-  ok &= reader.ReadNumber(object, "density", &density, 1e-3, 1e6, what);
-  ok &= reader.ReadNumber(object, "mass", &mass, 1e-6, 1e9, what);
-  ok &= reader.ReadNumber(object, "contact_radius", &radius, 0, 1, what);
-  ok &= reader.ReadNumber(object, "youngs_modulus", &body.youngs_modulus, 1, 1e13, what);
-  ok &= reader.ReadNumber(object, "poisson_ratio", &body.poisson_ratio, -0.99, 0.4999, what);
-  if (object.Find("mass") != nullptr && object.Find("density") != nullptr) {
-    reader.Error(*object.Find("density"), what + " gives both 'mass' and 'density'; give one");
-    ok = false;
-  }
-  if (!ok) return;
-  Expected<TetMesh> mesh = LoadTetMesh(path, scale);
-  AppendWithNote(reader, mesh.diagnostics(), *object.Find("file"), what);
-  if (!mesh.ok()) return;
-
-  // nodes become particles with the lumped mass ρV/4 of each incident tet
-  const TetMesh& tets = mesh.value();
-  Real volume = 0;
-  std::vector<Real> node_mass(tets.node_count(), 0);
-  for (int t = 0; t < tets.tet_count(); ++t) {
-    const Real v = TetSignedVolume(tets, t);
-    volume += v;
-    for (int k : tets.tets[t]) node_mass[k] += v / 4;
-  }
-  const Real rho = object.Find("mass") != nullptr ? mass / volume : density;
-  // default contact radius: a tenth of the mean edge-length scale (V/n)^(1/3)
-  if (radius <= 0) radius = 0.1 * std::cbrt(volume / std::max(1, tets.tet_count()));
-  const int first = model->particle_count();
-  body.first_particle = first;
-  body.particle_count = tets.node_count();
-  for (int n = 0; n < tets.node_count(); ++n) {
-    model->particle_name.push_back(name + "/" + std::to_string(n));
-    // a node no tet references keeps a token mass so the solver stays well posed
-    model->particle_mass.push_back(std::max<Real>(rho * node_mass[n], 1e-9));
-    model->particle_radius.push_back(radius);
-    model->particle_material.push_back(material);
-    body.rest_positions.push_back(tets.nodes[n]);
-    state->particle_x_W.push_back(X_W * tets.nodes[n]);
-    state->particle_v_W.push_back(velocity);
-  }
-  for (const auto& t : tets.tets) {
-    body.tets.push_back({first + t[0], first + t[1], first + t[2], first + t[3]});
-  }
-  const TetSurface surface = ExtractBoundary(tets);
-  for (int i = 0; i < surface.triangle_count(); ++i) {
-    const auto& t = surface.triangles[i];
-    body.surface.push_back({first + t[0], first + t[1], first + t[2]});
-    body.surface_tet.push_back(surface.triangle_tet[i]);
-  }
-  Diagnostics built;
-  body.collision = BuildSoftBodyCollision(name, tets.nodes, surface.triangles, 32, path, &built);
-  AppendWithNote(reader, built, *object.Find("file"), what);
-  if (!body.collision) return;
-  if (names != nullptr && !name.empty()) names->at(name) = {ObjectRef::Kind::kInvalid, -1};
-  model->soft_bodies.push_back(std::move(body));
 }
 
 }  // namespace sim::io

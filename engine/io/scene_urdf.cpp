@@ -13,8 +13,8 @@ namespace sim::io {
 namespace {
 
 // URDF diagnostics into the scene's, each followed by a note at the scene value that loaded it
-void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
-                    const std::string& what) {
+void AppendRobotDiagnostics(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
+                            const std::string& what) {
   for (const Diagnostic& d : from.items()) {
     reader.diagnostics()->Add(d);
     if (d.severity == Severity::kNote) continue;
@@ -154,7 +154,7 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
 
   const std::string path = (scene_dir / relative).string();
   Expected<UrdfRobot> robot = LoadUrdf(path, options);
-  AppendWithNote(reader, robot.diagnostics(), *file, what);
+  AppendRobotDiagnostics(reader, robot.diagnostics(), *file, what);
   if (!robot.ok()) return;
   // drives name actuated joints of this robot (checked here, at the scene line of each entry)
   if (const JsonValue* drives = object.Find("drives")) {
@@ -179,7 +179,7 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   const int first_body = model->body_count();
   const int first_shape = model->shape_count();
   const int root = AddRobotToModel(robot.value(), placement, model, state, &conversion);
-  AppendWithNote(reader, conversion, *file, what);
+  AppendRobotDiagnostics(reader, conversion, *file, what);
   if (conversion.has_errors()) return;
   ApplyCollisionFilter(filter, first_shape, model);
 

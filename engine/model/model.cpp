@@ -53,6 +53,23 @@ const char* ScalingName(ComplementarityScaling r) {
 }
 
 
+const char* FemMaterialModelName(FemMaterialModel model) {
+  return model == FemMaterialModel::kLinearCorotational ? "corotational" : "neo_hookean";
+}
+
+
+const char* FemComplianceModeName(FemComplianceMode mode) {
+  return mode == FemComplianceMode::kDiagonal ? "diagonal" : "projected";
+}
+
+
+int Model::tet_count() const {
+  int count = 0;
+  for (const SoftBody& body : soft_bodies) count += body.tet_count();
+  return count;
+}
+
+
 const char* JointTypeName(JointType type) {
   switch (type) {
     case JointType::kNone:

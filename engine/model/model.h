@@ -72,6 +72,16 @@ const char* LinearSolverName(LinearSolverKind kind);  ///< "pcr", "pcg", "jacobi
 const char* NcpFunctionName(NcpFunction ncp);         ///< "fb", "min"
 const char* ScalingName(ComplementarityScaling r);    ///< "effective_mass", "identity", "dt2"
 
+/// Constitutive model of a soft body's tetrahedra (engine/fem/fem_material.h).
+enum class FemMaterialModel { kStableNeoHookean = 0, kLinearCorotational };
+
+/// How the NSN solver makes an element's principal-stretch Hessian positive definite before
+/// inverting it into the compliance E (digest §2.7).
+enum class FemComplianceMode { kProjected = 0, kDiagonal };
+
+const char* FemMaterialModelName(FemMaterialModel model);   ///< "neo_hookean", "corotational"
+const char* FemComplianceModeName(FemComplianceMode mode);  ///< "projected", "diagonal"
+
 /// Solver settings of a scene. Defaults are those of digest nsn-and-friction.md §13 except
 /// where noted; every field can be overridden with `contact-sim run --set solver.<field>=...`.
 struct SolverSettings {
@@ -92,6 +102,11 @@ struct SolverSettings {
   Real regularization = 1e-6;       ///< ε identity shift of the Schur system (§6.7) [1/kg]
   bool geometric_stiffness = true;  ///< diagonal secant estimate on particle DOFs (§10)
   Real contact_margin = 0.01;       ///< contacts are created below this gap [m] (§13: unspecified)
+  /// positive-definite fix of the FEM element Hessians before inversion (§2.7)
+  FemComplianceMode fem_compliance = FemComplianceMode::kProjected;
+  /// FEM shear rows besides the three principal-stretch rows of §2.7 (element_rows.h: without
+  /// them the Newton matrix lacks every element's shear stiffness)
+  bool fem_shear_rows = true;
 };
 
 /// Global simulation options of a scene.
@@ -178,6 +193,20 @@ struct SoftBody {
   int material = 0;
   Real youngs_modulus = 1e5;  ///< Y [Pa]
   Real poisson_ratio = 0.3;   ///< ν [-]
+
+  // elasticity of the tets (engine/fem, rows of engine/solvers/nsn/element_rows.h)
+  FemMaterialModel material_model = FemMaterialModel::kStableNeoHookean;
+  /// stiffness-proportional (Rayleigh) material damping β [s]: the element force gains
+  /// −β (∂²U/∂s²) ṡ, which damps a mode of angular frequency ω with ratio ζ = βω/2
+  Real damping = 0;
+  std::vector<Mat3> tet_rest_inverse;  ///< D_m⁻¹ per tet [1/m] (InitSoftBodyElements)
+  std::vector<Real> tet_rest_volume;   ///< rest volume per tet [m³] (InitSoftBodyElements)
+  /// activation pressure p per tet [Pa] (Ψ_act = −p(J − 1), PneuNet inflation); empty: none
+  std::vector<Real> tet_activation;
+  /// the activation grows linearly from 0 to tet_activation over this time [s] (0: at once)
+  Real activation_ramp_time = 0;
+
+  int tet_count() const { return static_cast<int>(tets.size()); }
 };
 
 /// How a scripted joint target moves from the previous keyframe to this one.
@@ -268,6 +297,9 @@ struct Model {
   std::vector<Real> particle_mass;    ///< [kg], > 0
   std::vector<Real> particle_radius;  ///< contact radius [m]
   std::vector<int> particle_material;
+  /// 1: the particle never moves (a clamped FEM node). Particles past the end of the vector
+  /// (all of them when it is empty, the default) are free; use particle_is_fixed().
+  std::vector<unsigned char> particle_fixed;
 
   // joints between two bodies (maximal coordinates: each joint is a set of constraint rows);
   // the joint frame J is fixed in both bodies and coincides with them when the joint is at 0
@@ -306,6 +338,12 @@ struct Model {
   // scripted control: keyframed joint drive targets, one track per scripted joint (scene key
   // "script"); empty when the scene has no script
   std::vector<JointScriptTrack> joint_script;
+  // attachments: a particle held at a point of a body (grippers, clamps, the cantilever's wall)
+  // by three bilateral rows c = x_p − X_WB·p_B (world axes); index = attachment id
+  std::vector<int> attachment_particle;
+  std::vector<int> attachment_body;         ///< body or kWorldBody
+  std::vector<Vec3> attachment_p_B;         ///< point in the body frame (world if kWorldBody) [m]
+  std::vector<Real> attachment_compliance;  ///< [m/N]; 0 = rigid
 
   int body_count() const { return static_cast<int>(body_name.size()); }
   int shape_count() const { return static_cast<int>(shape_geometry.size()); }
@@ -315,6 +353,11 @@ struct Model {
   /// Joint j's friction bound [N·m or N]; 0 when joint_friction is empty.
   Real JointFrictionLimit(int j) const {
     return joint_friction.empty() ? Real(0) : joint_friction[j];
+  }
+  int attachment_count() const { return static_cast<int>(attachment_particle.size()); }
+  int tet_count() const;  ///< tets of all soft bodies
+  bool particle_is_fixed(int p) const {
+    return p < static_cast<int>(particle_fixed.size()) && particle_fixed[p] != 0;
   }
 
   /// Index of the body, particle or joint with this name, or -1.

@@ -69,6 +69,7 @@ struct StepReport {
   int bilateral_rows = 0;
   int unilateral_rows = 0;  ///< contact normals plus joint limits
   int friction_rows = 0;
+  int element_rows = 0;  ///< FEM element rows (3 per tet)
   int newton_iterations = 0;
   int linear_iterations = 0;  ///< sum over Newton iterations
 

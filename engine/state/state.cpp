@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "engine/fem/tet_elements.h"
 #include "engine/model/model.h"
 
 namespace sim {
@@ -27,6 +28,9 @@ bool IsFinite(const State& state) {
     }
   }
   for (Real lambda : state.joint_lambda) {
+    if (!std::isfinite(lambda)) return false;
+  }
+  for (Real lambda : state.element_lambda) {
     if (!std::isfinite(lambda)) return false;
   }
   return true;
@@ -57,6 +61,10 @@ Real MechanicalEnergy(const Model& model, const State& state) {
   for (int p = 0; p < model.particle_count(); ++p) {
     const Real m = model.particle_mass[p];
     energy += 0.5 * m * state.particle_v_W[p].squaredNorm() - m * g.dot(state.particle_x_W[p]);
+  }
+  // the strain energy stored in the soft bodies (with their activation at the state's time)
+  for (int s = 0; s < static_cast<int>(model.soft_bodies.size()); ++s) {
+    energy += CalcSoftBodyEnergy(model, s, state.particle_x_W, state.time);
   }
   return energy;
 }

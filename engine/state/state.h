@@ -31,6 +31,7 @@ struct State {
   // warm-start data: the last step's multipliers (part of the state so a run resumes bit for bit)
   std::vector<ContactImpulse> contact_impulses;  ///< sorted by key
   std::vector<Real> joint_lambda;                ///< one per joint row, in model row order [N]
+  std::vector<Real> element_lambda;              ///< 6 per FEM tet (element_rows.h) [N·m]
 };
 
 /// True when every number in the state is finite and every quaternion has a sane norm.
@@ -40,7 +41,8 @@ bool IsFinite(const State& state);
 bool MatchesModel(const State& state, const Model& model);
 
 /// Kinetic plus gravitational potential energy of all bodies and particles [J] (reference
-/// height 0 along −gravity). Used for the energy-drift quality figure.
+/// height 0 along −gravity), plus the strain energy of the soft bodies. Used for the energy-drift
+/// quality figure.
 Real MechanicalEnergy(const Model& model, const State& state);
 
 }  // namespace sim

@@ -157,6 +157,12 @@ def scale_objects():
         {"name": "scale_platform", "type": "compound", "material": "scale", "mass": PLATFORM_MASS,
          "position": [sx, sy, z + 0.084],
          "shapes": [{"type": "box", "size": [0.13, 0.13, 0.008]},
+                    # a 12 mm rim, as a kitchen scale's tray has: a soft tomato let go by the
+                    # gripper rolled off the bare plate
+                    {"type": "box", "size": [0.13, 0.006, 0.012], "position": [0, 0.062, 0.010]},
+                    {"type": "box", "size": [0.13, 0.006, 0.012], "position": [0, -0.062, 0.010]},
+                    {"type": "box", "size": [0.006, 0.118, 0.012], "position": [0.062, 0, 0.010]},
+                    {"type": "box", "size": [0.006, 0.118, 0.012], "position": [-0.062, 0, 0.010]},
                     # bracket reaching over the dial to the rod
                     {"type": "box", "size": [0.012, 0.04, 0.006],
                      "position": [CRANK, -0.084, -0.001]}]},

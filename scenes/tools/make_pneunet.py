@@ -93,7 +93,8 @@ def main():
         "up": "z",
         "gravity": [0, 0, -9.81],
         # seed 002 Table 2 "PneuNet": 4 Newton x 80 linear iterations, dt 0.0083 s
-        "solver": {"name": "nsn", "dt": 0.0083, "newton_iterations": 4, "linear_iterations": 80},
+        "solver": {"name": "nsn", "dt": 0.0083, "newton_iterations": 4, "linear_iterations": 80,
+                   "line_search": True},
         "camera": {"target": [0, 0, 0.08], "distance": 0.5, "yaw_deg": 30, "pitch_deg": 20,
                    "fov_deg": 45},
         "materials": {"floor": {"friction": 0.7, "color": [0.45, 0.47, 0.50]},

@@ -73,6 +73,14 @@ TEST(OverridesTest, EverySolverPathSetsItsField) {
   EXPECT_EQ(Applied("solver.regularization=1e-8").options.solver.regularization, 1e-8);
   EXPECT_EQ(Applied("solver.contact_margin=0.002").options.solver.contact_margin, 0.002);
   EXPECT_FALSE(Applied("solver.warm_start=false").options.solver.warm_start);
+  EXPECT_EQ(Applied("solver.fem_compliance=diagonal").options.solver.fem_compliance,
+            FemComplianceMode::kDiagonal);
+  EXPECT_EQ(Applied("solver.fem_compliance=projected").options.solver.fem_compliance,
+            FemComplianceMode::kProjected);
+  EXPECT_FALSE(Applied("solver.fem_shear_rows=false").options.solver.fem_shear_rows);
+  EXPECT_THAT(ErrorOf("solver.fem_compliance=exact"),
+              HasSubstr("solver.fem_compliance 'exact' is not valid: expected one of projected, "
+                        "diagonal"));
 }
 
 
@@ -140,9 +148,8 @@ TEST(OverridesTest, UnknownPathListsTheSupportedPaths) {
   const std::string error = ErrorOf("solver.tolerance=1e-6");
   EXPECT_THAT(error, HasSubstr("--set solver.tolerance=1e-6: error: unknown path "
                                "'solver.tolerance' (supported: solver.dt, "));
-  EXPECT_THAT(
-      error,
-      HasSubstr("solver.contact_margin, solver.warm_start, gravity, materials.<name>.friction"));
+  EXPECT_THAT(error, HasSubstr("solver.contact_margin, solver.warm_start, solver.fem_compliance, "
+                               "solver.fem_shear_rows, gravity, materials.<name>.friction"));
   EXPECT_THAT(ErrorOf("camera.distance=3"), HasSubstr("unknown path 'camera.distance'"));
   EXPECT_THAT(ErrorOf("materials.wood.color=1"), HasSubstr("unknown path"));
   EXPECT_THAT(ErrorOf("solver.dt"), HasSubstr("expected PATH=VALUE"));

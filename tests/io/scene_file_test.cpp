@@ -324,7 +324,8 @@ TEST(SceneFileTest, FileObjectsSayWhatIsMissing) {
   EXPECT_THAT(Errors(R"({"objects": [{"name": "m", "type": "mesh"}]})"),
               HasSubstr("s.json:1: error: object 'm' needs a 'file'"));
   EXPECT_THAT(Errors(R"({"objects": [{"name": "t", "type": "tetmesh"}]})"),
-              HasSubstr("s.json:1: error: object 't' needs a 'file'"));
+              HasSubstr("s.json:1: error: object 't' needs either a 'file' (a tet mesh or a "
+                        "closed surface) or a 'primitive' (box, sphere)"));
   EXPECT_THAT(Errors(R"({"objects": [{"name": "f", "type": "sdf", "fixed": true}]})"),
               HasSubstr("s.json:1: error: object 'f' of type 'sdf' needs a 'shape'"));
   // urdf objects load (urdf_loader_test); without a file they say what is missing

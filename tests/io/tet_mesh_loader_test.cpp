@@ -462,6 +462,27 @@ TEST(TetMeshBadFileTest, InvertedTetIsReportedAtItsLineInTheEleFile) {
 }
 
 
+TEST(TetMeshBadFileTest, FlatTetIsReportedAtItsLineInTheEleFile) {
+  // zero volume: four coplanar nodes (0-based tet index in the message, file line in the location)
+  EXPECT_EQ(LoadErrors("tet_flat.node"),
+            "tet_flat.ele:4: error: tet mesh 'tet_flat': tet 1 is degenerate (signed volume 0, "
+            "longest edge 1.41421; expected a volume > 0)\n");
+}
+
+
+TEST(TetMeshBadFileTest, CountsLargerThanTheDataAreLocated) {
+  // each format's header declares more items than the file lists
+  EXPECT_EQ(LoadErrors("tet_ele_count.node"),
+            "tet_ele_count.ele:2: error: unexpected end of file (expected 3 tetrahedra, read 1)\n");
+  EXPECT_THAT(LoadErrors("tet_node_count.msh"),
+              HasSubstr("tet_node_count.msh:9: error: $Nodes ends early at '$EndNodes' (expected 4 "
+                        "nodes, read 3)"));
+  EXPECT_EQ(LoadErrors("tet_point_count.vtk"),
+            "tet_point_count.vtk:10: error: invalid coordinate 'CELLS' of point 4 (expected a "
+            "number)\n");
+}
+
+
 TEST(TetMeshBadFileTest, NanCoordinateIsReportedAtItsPoint) {
   EXPECT_EQ(LoadErrors("tet_nan.vtk"),
             "tet_nan.vtk:8: error: tet mesh 'tet_nan': node 2 has a non-finite coordinate (0, "

@@ -44,8 +44,10 @@ TEST(ValidationScenesTest, ContactStudioScenesListsThem) {
       ListScenes(std::string(SIM_SOURCE_DIR) + "/scenes", &diagnostics);
   std::vector<std::string> ids;
   for (const SceneEntry& entry : scenes) ids.push_back(entry.id);
-  for (const char* id : {"validation/incline", "validation/heavy_stack", "validation/arch",
-                         "validation/pendulum_chain", "validation/sliding_particle"}) {
+  for (const char* id :
+       {"validation/incline", "validation/heavy_stack", "validation/arch",
+        "validation/pendulum_chain", "validation/sliding_particle", "validation/cantilever",
+        "validation/material_extension", "validation/box_on_soft_block", "soft_ball"}) {
     EXPECT_THAT(ids, ::testing::Contains(id));
   }
 }
@@ -193,6 +195,97 @@ TEST(ValidationScenesTest, SlidingParticleHasTheTenNewtonNormalForce) {
   // the references of the header: stop time and distance
   EXPECT_NEAR(0.5 / (mu * g), 0.1019, 1e-4);
   EXPECT_NEAR(0.25 / (2 * mu * g), 0.02548, 1e-5);
+}
+
+
+// fixed particles of soft body `s`
+int FixedNodes(const Model& model, int s) {
+  const SoftBody& body = model.soft_bodies[s];
+  int fixed = 0;
+  for (int k = 0; k < body.particle_count; ++k) {
+    fixed += model.particle_is_fixed(body.first_particle + k);
+  }
+  return fixed;
+}
+
+
+TEST(ValidationScenesTest, CantileverIsAClampedBeamWithATipWeight) {
+  const Scene scene = Load("cantilever.json");
+  ASSERT_TRUE(scene.model);
+  const Model& model = *scene.model;
+  ASSERT_EQ(model.soft_bodies.size(), 1u);
+  const SoftBody& beam = model.soft_bodies[0];
+  // 20 × 2 × 2 cells of 5 tets; the clamp is the 3 × 3 nodes at x = 0, the tip weight hangs from
+  // the 3 × 3 nodes at x = 1
+  EXPECT_EQ(beam.tet_count(), 400);
+  EXPECT_EQ(beam.particle_count, 21 * 3 * 3);
+  EXPECT_EQ(FixedNodes(model, 0), 9);
+  EXPECT_EQ(model.attachment_count(), 9);
+  const int weight = model.FindBody("tip_weight");
+  ASSERT_GE(weight, 0);
+  EXPECT_DOUBLE_EQ(model.body_mass[weight], 1.0);
+  for (int a = 0; a < model.attachment_count(); ++a) {
+    EXPECT_EQ(model.attachment_body[a], weight);
+    EXPECT_NEAR(scene.initial_state.particle_x_W[model.attachment_particle[a]].x(), 1.0, 1e-12);
+  }
+  // its centre of mass right below the tip (no moment about the beam's end)
+  EXPECT_NEAR(scene.initial_state.body_X_WB[weight].p.x(), 1.0, 1e-12);
+  EXPECT_EQ(beam.material_model, FemMaterialModel::kLinearCorotational);
+  EXPECT_DOUBLE_EQ(beam.youngs_modulus, 1e8);
+  EXPECT_DOUBLE_EQ(beam.poisson_ratio, 0.3);
+  // the header's numbers: δ = PL³/(3EI) + qL⁴/(8EI) = 3.924 + 14.715 mm
+  const double inertia = 0.1 * std::pow(0.1, 3) / 12;
+  const double g = -model.options.gravity.z();
+  EXPECT_NEAR(1.0 * g / (3 * 1e8 * inertia), 3.924e-3, 1e-6);
+  EXPECT_NEAR(1000 * g * 0.01 / (8 * 1e8 * inertia), 14.715e-3, 1e-6);
+}
+
+
+TEST(ValidationScenesTest, MaterialExtensionPullsOneBarOfEachModel) {
+  const Scene scene = Load("material_extension.json");
+  ASSERT_TRUE(scene.model);
+  const Model& model = *scene.model;
+  ASSERT_EQ(model.soft_bodies.size(), 2u);
+  EXPECT_EQ(model.soft_bodies[0].material_model, FemMaterialModel::kLinearCorotational);
+  EXPECT_EQ(model.soft_bodies[1].material_model, FemMaterialModel::kStableNeoHookean);
+  for (int s = 0; s < 2; ++s) {
+    const SoftBody& bar = model.soft_bodies[s];
+    EXPECT_DOUBLE_EQ(bar.youngs_modulus, 1e5);  // seed 002 Fig. 13
+    EXPECT_DOUBLE_EQ(bar.poisson_ratio, 0.45);
+    EXPECT_EQ(FixedNodes(model, s), 9);
+  }
+  EXPECT_EQ(model.attachment_count(), 18);
+  ASSERT_EQ(model.joint_count(), 2);
+  for (int j = 0; j < 2; ++j) {
+    EXPECT_EQ(model.joint_type[j], JointType::kPrismatic);
+    EXPECT_DOUBLE_EQ(model.joint_drive[j].target_position, 0.12);  // 0.2 m pulled to 0.32 m
+  }
+}
+
+
+TEST(ValidationScenesTest, BoxOnSoftBlockIsAOneKilogramBoxWiderThanTheBlock) {
+  const Scene scene = Load("box_on_soft_block.json");
+  ASSERT_TRUE(scene.model);
+  const Model& model = *scene.model;
+  ASSERT_EQ(model.soft_bodies.size(), 1u);
+  EXPECT_EQ(model.soft_bodies[0].tet_count(), 4 * 4 * 4 * 5);
+  EXPECT_DOUBLE_EQ(model.soft_bodies[0].poisson_ratio, 0);
+  const int box = model.FindBody("box");
+  ASSERT_GE(box, 0);
+  EXPECT_DOUBLE_EQ(model.body_mass[box], 1.0);
+  const int shape = static_cast<int>(
+      std::find(model.shape_body.begin(), model.shape_body.end(), box) - model.shape_body.begin());
+  ASSERT_LT(shape, model.shape_count());
+  EXPECT_GT(model.shape_geometry[shape].half_extents.x(), 0.05);  // wider than the 0.1 m block
+}
+
+
+TEST(ValidationScenesTest, SoftBallIsTheSharedSphereMesh) {
+  Expected<Scene> scene = LoadScene(std::string(SIM_SOURCE_DIR) + "/scenes/soft_ball.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  EXPECT_TRUE(scene.diagnostics().empty()) << scene.diagnostics().Format();
+  EXPECT_EQ(scene->model->tet_count(), 6851);  // sphere1K.msh, shared/data/tetmesh/README.md
+  EXPECT_EQ(scene->model->particle_count(), 1760);
 }
 
 }  // namespace

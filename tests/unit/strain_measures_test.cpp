@@ -94,5 +94,26 @@ TEST(StrainMeasuresTest, NodeStrainIsTheVolumeWeightedMeanOfTetStrains) {
   }
 }
 
+
+TEST(StrainMeasuresTest, StressFollowsTheMaterialModel) {
+  // uniaxial stretch a of a co-rotational tet: σ_i = s_i ∂Ψ/∂s_i / J with
+  // s_i ∂Ψ/∂s_i = 2μ s_i (s_i − 1) + λ s_i (Σs − 3): σ_vm = |σ1 − σ2| = (2μa(a − 1) + λ(a − 1)²)/a
+  const Real a = 1.2, youngs = 1e5, nu = 0.45;
+  const std::array<Vec3, 4> rest = UnitTet();
+  std::array<Vec3, 4> x = rest;
+  for (Vec3& p : x) p.x() *= a;
+  const FemMaterialParameters corotational =
+      MakeFemMaterial(FemMaterialModel::kLinearCorotational, youngs, nu);
+  const TetStrain strain = CalcTetStrain(rest, x, corotational);
+  const Real mu = corotational.mu, lambda = corotational.lambda;
+  const Real expected = (2 * mu * a * (a - 1) + lambda * (a - 1) * (a - 1)) / a;
+  EXPECT_NEAR(strain.von_mises, expected, 1e-9 * youngs);
+  // and the Young/Poisson form is the stable Neo-Hookean one
+  const TetStrain neo_hookean =
+      CalcTetStrain(rest, x, MakeFemMaterial(FemMaterialModel::kStableNeoHookean, youngs, nu));
+  EXPECT_NEAR(CalcTetStrain(rest, x, youngs, nu).von_mises, neo_hookean.von_mises, 1e-9);
+  EXPECT_GT(std::abs(neo_hookean.von_mises - strain.von_mises), 1e-3 * youngs);
+}
+
 }  // namespace
 }  // namespace sim

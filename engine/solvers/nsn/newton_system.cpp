@@ -110,9 +110,14 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
     const Real m = model.particle_mass[p];
     block_particle_[k] = 1;
     block_mass_[k] = m;
-    block_inv_mass_[k].setConstant(1 / m);
     x0_[k] = in.particle_x_W[p];
     dof_count_ += 3;
+    // a fixed particle (clamped FEM node) keeps a zero inverse mass, like a static body
+    if (model.particle_is_fixed(p)) {
+      block_fixed_[k] = 1;
+      continue;
+    }
+    block_inv_mass_[k].setConstant(1 / m);
     Vec3 force = m * gravity;
     if (p < static_cast<int>(control.particle_force_W.size())) force += control.particle_force_W[p];
     v_tilde_[k] = in.particle_v_W[p] + dt * force / m;
@@ -159,12 +164,14 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
     info.key = ContactKey(src);
   }
 
-  // row layout: joint rows, contact normals, friction pairs
+  // row layout: joint rows, attachment rows, contact normals, friction pairs (element rows
+  // follow in their own form)
   int joint_rows = 0;
   for (int j = 0; j < model.joint_count(); ++j) joint_rows += JointRowCount(model, j);
   joint_rows += CouplingRowCount(model);
-  contact_row_begin_ = joint_rows;
-  friction_row_begin_ = joint_rows + contact_count_;
+  attachment_row_begin_ = joint_rows;
+  contact_row_begin_ = joint_rows + 3 * model.attachment_count();
+  friction_row_begin_ = contact_row_begin_ + contact_count_;
   const int rows = friction_row_begin_ + 2 * contact_count_;
   rows_.resize(rows);
   gradients_.resize(rows);
@@ -175,7 +182,10 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
   value_.assign(rows, 0);
   friction_active_.assign(contact_count_, 0);
   joint_scratch_.resize(kMaxJointRows);
-  for (VectorX* v : {&lambda_, &lambda_saved_, &c_diag_, &h_, &diag_, &r_}) v->setZero(rows);
+  elements_.Begin(model, body_count_, dt, in.time + dt, settings_.fem_shear_rows);
+  for (VectorX* v : {&lambda_, &lambda_saved_, &c_diag_, &h_, &diag_, &r_}) {
+    v->setZero(rows + elements_.row_count());
+  }
   r_frozen_ = false;
 
   // static row data: types and the targets/gains of bilateral rows
@@ -228,6 +238,17 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
     bilateral_[row] = BilateralInfo{};
     bilateral_[row].stiffness = kInfinity;
   }
+  // attachment rows: rigid or compliant, positional (they count towards the joint error)
+  for (int a = 0; a < model.attachment_count(); ++a, row += 3) {
+    for (int k = 0; k < 3; ++k) {
+      row_type_[row + k] = RowType::kBilateral;
+      BilateralInfo& info = bilateral_[row + k];
+      info = BilateralInfo{};
+      const Real compliance = model.attachment_compliance[a];
+      info.stiffness = compliance > 0 ? 1 / compliance : kInfinity;
+      info.positional = true;
+    }
+  }
   for (int c = 0; c < contact_count_; ++c) {
     row_type_[contact_row_begin_ + c] = RowType::kUnilateral;
     row_type_[friction_row_begin_ + 2 * c] = RowType::kFriction;
@@ -245,7 +266,9 @@ void NewtonSystem::WarmStart(const State& in) {
     v_[b] = in.body_v_W[b];
     w_[b] = in.body_w_W[b];
   }
-  for (std::size_t p = 0; p < in.particle_v_W.size(); ++p) v_[body_count_ + p] = in.particle_v_W[p];
+  for (std::size_t p = 0; p < in.particle_v_W.size(); ++p) {
+    if (!block_fixed_[body_count_ + p]) v_[body_count_ + p] = in.particle_v_W[p];
+  }
   UpdatePositions();
 
   // joint rows by position (their layout is fixed by the model)
@@ -262,6 +285,10 @@ void NewtonSystem::WarmStart(const State& in) {
     lambda_(contact_row_begin_ + c) = it->normal;
     lambda_(friction_row_begin_ + 2 * c) = it->friction[0];
     lambda_(friction_row_begin_ + 2 * c + 1) = it->friction[1];
+  }
+  // element rows by position (their layout is fixed by the model)
+  if (static_cast<int>(in.element_lambda.size()) == elements_.row_count()) {
+    for (int i = 0; i < elements_.row_count(); ++i) lambda_(row_count() + i) = in.element_lambda[i];
   }
 }
 
@@ -348,6 +375,30 @@ JointBodies NewtonSystem::JointBodiesAt(int j) const {
 }
 
 
+void NewtonSystem::AssembleAttachmentRows() {
+  // c_k = (x_p − X_WB·p_B)·e_k; ∂/∂u: particle e_k, body −[e_k, r × e_k] (r = R p_B)
+  const Model& model = *model_;
+  for (int a = 0; a < model.attachment_count(); ++a) {
+    const int particle = body_count_ + model.attachment_particle[a];
+    const int body = model.attachment_body[a];
+    Vec3 lever;
+    const Vec3 target = WorldPoint(body, model.attachment_p_B[a], &lever);
+    const Vec3 error = x_[particle] - target;
+    const int particle_end = block_fixed_[particle] ? -1 : particle;
+    const int body_end = body >= 0 && !block_fixed_[body] ? body : -1;
+    for (int k = 0; k < 3; ++k) {
+      const int row = attachment_row_begin_ + 3 * a + k;
+      const Vec3 axis = Vec3::Unit(k);
+      Row& grad = gradients_[row];
+      grad = Row{};
+      grad.end[0] = {particle_end, axis, Vec3::Zero()};
+      grad.end[1] = {body_end, -axis, -lever.cross(axis)};
+      value_[row] = error(k);
+    }
+  }
+}
+
+
 void NewtonSystem::AssembleContactRows() {
   for (int c = 0; c < contact_count_; ++c) {
     ContactInfo& info = contacts_[c];
@@ -374,6 +425,7 @@ void NewtonSystem::AssembleContactRows() {
 void NewtonSystem::Assemble() {
   const Real dt = dt_;
   AssembleJointRows();
+  AssembleAttachmentRows();
   AssembleContactRows();
   errors_ = IterateErrors{};
 
@@ -480,6 +532,15 @@ void NewtonSystem::Assemble() {
     // a row with no mass and no compliance (both sides static) must not divide by zero
     if (!(diag_(i) > 0)) diag_(i) = 1;
   }
+  // FEM element rows: stretches, compliance, h and their diagonal (element_rows.h)
+  if (elements_.row_count() > 0) {
+    const int begin = row_count();
+    elements_.Evaluate(x_, settings_.fem_compliance);
+    const Real element_error =
+        elements_.Assemble(v_, lambda_.data() + begin, block_inv_mass_, settings_.regularization,
+                           h_.data() + begin, diag_.data() + begin);
+    errors_.bilateral = std::max(errors_.bilateral, element_error);
+  }
 
   // momentum residual g = M̃(u − ũ) − Δt Jᵀλ (eq. (78))
   AccumulateJt(lambda_, &scratch_lin_, &scratch_ang_);
@@ -543,6 +604,7 @@ void NewtonSystem::AccumulateJt(const VectorX& x, std::vector<Vec3>* lin,
       (*ang)[b] = sum_ang;
     }
   });
+  if (elements_.row_count() > 0) elements_.AddJt(x.data() + row_count(), lin);
 }
 
 
@@ -559,7 +621,7 @@ void NewtonSystem::Apply(const VectorX& x, VectorX* y) const {
   // A x = J (H⁻¹ (Jᵀ x)) + C x + εx, by successive products ([T §4.9])
   AccumulateJt(x, &scratch_lin_, &scratch_ang_);
   ApplyInverseH(scratch_lin_, scratch_ang_, &scratch_lin2_, &scratch_ang2_);
-  y->resize(row_count());
+  y->resize(size());
   ParallelFor(row_count(), 1024, kMinParallelRows, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       Real value = 0;
@@ -570,6 +632,10 @@ void NewtonSystem::Apply(const VectorX& x, VectorX* y) const {
       (*y)(i) = value + (c_diag_(i) + settings_.regularization) * x(i);
     }
   });
+  if (elements_.row_count() > 0) {
+    elements_.Apply(scratch_lin2_, x.data() + row_count(), settings_.regularization,
+                    y->data() + row_count());
+  }
 }
 
 
@@ -589,6 +655,11 @@ void NewtonSystem::GaussSeidelSweep(const VectorX& b, VectorX* x) const {
       scratch_ang2_[e.block] += block_inv_inertia_W_[e.block] * (delta * e.ang);
     }
   }
+  if (elements_.row_count() > 0) {
+    const int begin = row_count();
+    elements_.GaussSeidelSweep(b.data() + begin, diag_.data() + begin, settings_.regularization,
+                               block_inv_mass_, &scratch_lin2_, x->data() + begin);
+  }
 }
 
 
@@ -605,6 +676,8 @@ Eigen::SparseMatrix<Real> NewtonSystem::AssembleMatrix() const {
       }
     }
   }
+  std::vector<Eigen::Triplet<Real>> c_entries;
+  elements_.AppendTriplets(row_count(), &j_entries, &c_entries);
   for (int b = 0; b < blocks; ++b) {
     for (int r = 0; r < 3; ++r) {
       h_entries.emplace_back(6 * b + r, 6 * b + r, block_inv_mass_[b](r));
@@ -613,15 +686,15 @@ Eigen::SparseMatrix<Real> NewtonSystem::AssembleMatrix() const {
       }
     }
   }
-  Eigen::SparseMatrix<Real> J(row_count(), 6 * blocks), H_inv(6 * blocks, 6 * blocks);
+  Eigen::SparseMatrix<Real> J(size(), 6 * blocks), H_inv(6 * blocks, 6 * blocks);
   J.setFromTriplets(j_entries.begin(), j_entries.end());
   H_inv.setFromTriplets(h_entries.begin(), h_entries.end());
   Eigen::SparseMatrix<Real> A = J * H_inv * J.transpose();
-  Eigen::SparseMatrix<Real> C(row_count(), row_count());
-  std::vector<Eigen::Triplet<Real>> c_entries;
+  Eigen::SparseMatrix<Real> C(size(), size());
   for (int i = 0; i < row_count(); ++i) {
     c_entries.emplace_back(i, i, c_diag_(i) + settings_.regularization);
   }
+  for (int i = row_count(); i < size(); ++i) c_entries.emplace_back(i, i, settings_.regularization);
   C.setFromTriplets(c_entries.begin(), c_entries.end());
   return A + C;
 }
@@ -630,9 +703,13 @@ Eigen::SparseMatrix<Real> NewtonSystem::AssembleMatrix() const {
 void NewtonSystem::BuildRhs(VectorX* b) const {
   // b = J H⁻¹ g − h (for the unknown x = ΔλΔt)
   ApplyInverseH(g_lin_, g_ang_, &scratch_lin2_, &scratch_ang2_);
-  b->resize(row_count());
+  b->resize(size());
   for (int i = 0; i < row_count(); ++i) {
     (*b)(i) = RowDot(rows_[i], scratch_lin2_.data(), scratch_ang2_.data()) - h_(i);
+  }
+  if (elements_.row_count() > 0) {
+    elements_.MultiplyJ(scratch_lin2_, b->data() + row_count());
+    b->tail(element_row_count()) -= h_.tail(element_row_count());
   }
 }
 
@@ -700,6 +777,7 @@ void NewtonSystem::RestoreIterate() {
 void NewtonSystem::KeepGradients() {
   // only particle rows feed the estimate; skip the copy when it cannot be used
   if (settings_.geometric_stiffness && dof_count_ > 6L * body_count_) gradients_prev_ = gradients_;
+  if (settings_.geometric_stiffness && elements_.row_count() > 0) elements_.KeepRows();
 }
 
 
@@ -720,10 +798,14 @@ void NewtonSystem::UpdateGeometricStiffness() {
           dt_ * lambda * (gradients_[i].end[e].lin - gradients_prev_[i].end[e].lin);
     }
   }
+  if (elements_.row_count() > 0) {
+    elements_.AddSecantForce(lambda_.data() + row_count(), dt_, &scratch_lin_);
+    any_particle_row = true;
+  }
   if (!any_particle_row) return;
   constexpr Real kTinyVelocity = 1e-12;  // skip DOFs that did not move (digest §10)
   for (std::size_t k = 0; k < x_.size(); ++k) {
-    if (!block_particle_[k]) continue;
+    if (!block_particle_[k] || block_fixed_[k]) continue;
     for (int d = 0; d < 3; ++d) {
       const Real du = v_[k](d) - v_prev_[k](d);
       if (std::abs(du) < kTinyVelocity) continue;
@@ -756,6 +838,8 @@ void NewtonSystem::WriteState(State* out) const {
   // warm-start data for the next step
   out->joint_lambda.resize(contact_row_begin_);
   for (int i = 0; i < contact_row_begin_; ++i) out->joint_lambda[i] = lambda_(i);
+  out->element_lambda.resize(element_row_count());
+  for (int i = 0; i < element_row_count(); ++i) out->element_lambda[i] = lambda_(row_count() + i);
   out->contact_impulses.clear();
   for (int c = 0; c < contact_count_; ++c) {
     const Real normal = lambda_(contact_row_begin_ + c);

@@ -10,9 +10,12 @@
 //
 // Rows, in a fixed order for the whole step (flat arrays, one Row per scalar constraint):
 //   joint rows (bilateral locked rows, limit rows, drive rows, joint friction rows) → coupling
-//   (mimic) rows → contact normal rows → 2 friction rows per contact. A joint friction row is
-//   a 1-D friction cone with a constant bound F: C = W/Δt, h = Ju + Wλ, W of eq. (104)/(105).
-//   Bilateral compliant rows with stiffness k, damping d, target c*, v*:
+//   (mimic) rows → attachment rows (3 per attached particle, c = x_p − X_WB·p_B along the world
+//   axes) → contact normal rows → 2 friction rows per contact → FEM element rows (6 per tet,
+//   element_rows.h; kept in their own packed form, not as Rows, with a 3×3 compliance block per
+//   tet). A joint friction row is a 1-D friction cone with a constant bound F: C = W/Δt,
+//   h = Ju + Wλ, W of eq. (104)/(105). Bilateral compliant rows with stiffness k, damping d,
+//   target c*, v*:
 //     C = 1/(Δt(kΔt + d)),  h = (k(c − c*) + d(Ju − v*) + λ)/(kΔt + d)   (k = ∞: C = 0,
 //     h = (c − c*)/Δt), which is (1/Δt)(c + Eλ) with E = 1/k when d = 0 (eq. (79)).
 //   Unilateral rows (contacts, joint limits): J = α∇C G, C = S/Δt², h = φ/Δt with the r-scaled
@@ -27,6 +30,7 @@
 #include "engine/core/math.h"
 #include "engine/model/model.h"
 #include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/solvers/nsn/element_rows.h"
 #include "engine/solvers/nsn/linear_solvers.h"
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
@@ -38,10 +42,11 @@ enum class RowType : unsigned char { kBilateral = 0, kUnilateral, kFriction };
 
 /// Convergence measures of the current iterate (see NewtonIterationRecord).
 struct IterateErrors {
-  Real normal = 0;     ///< max |min(C, rλ)| over unilateral rows [m]
-  Real friction = 0;   ///< max |Dᵀu + Wλ_f| over active contacts [m/s]
-  Real bilateral = 0;  ///< max |c − c*| of rigid rows, |h|·Δt of compliant ones [m or rad]
-  Real merit = 0;      ///< ‖[g; h]‖₂
+  Real normal = 0;    ///< max |min(C, rλ)| over unilateral rows [m]
+  Real friction = 0;  ///< max |Dᵀu + Wλ_f| over active contacts [m/s]
+  /// max |c − c*| of rigid rows, |h|·Δt of compliant ones [m or rad], |E φ| of element rows [-]
+  Real bilateral = 0;
+  Real merit = 0;  ///< ‖[g; h]‖₂
 };
 
 class NewtonSystem final : public SchurOperator {
@@ -93,6 +98,8 @@ class NewtonSystem final : public SchurOperator {
   int bilateral_row_count() const;
   int unilateral_row_count() const;
   int friction_row_count() const { return 2 * contact_count_; }
+  /// FEM element rows (6 per tet), numbered after every other row: [row_count(), size()).
+  int element_row_count() const { return elements_.row_count(); }
   int dof_count() const { return static_cast<int>(dof_count_); }
 
   // direct access for tests (residual Jacobians by central differences)
@@ -108,7 +115,7 @@ class NewtonSystem final : public SchurOperator {
   void SetLambda(const VectorX& lambda) { lambda_ = lambda; }
 
   // SchurOperator
-  int size() const override { return row_count(); }
+  int size() const override { return row_count() + element_row_count(); }
   void Apply(const VectorX& x, VectorX* y) const override;
   const VectorX& diagonal() const override { return diag_; }
   void GaussSeidelSweep(const VectorX& b, VectorX* x) const override;
@@ -153,6 +160,7 @@ class NewtonSystem final : public SchurOperator {
   void AssembleJointFrictionRow(int i);
   /// Poses and blocks of joint j's bodies at the current iterate.
   JointBodies JointBodiesAt(int j) const;
+  void AssembleAttachmentRows();
   void AssembleContactRows();
   void BuildIncidence();
 
@@ -200,13 +208,15 @@ class NewtonSystem final : public SchurOperator {
   std::vector<RowEnd> packed_ends_;
   std::vector<int> incidence_begin_, incidence_cursor_;
   std::vector<TransposedEnd> transposed_;
-  int contact_row_begin_ = 0;  // first contact normal row
+  int attachment_row_begin_ = 0;  // first attachment row (after the joint rows)
+  int contact_row_begin_ = 0;     // first contact normal row
   int friction_row_begin_ = 0;
   VectorX lambda_, lambda_saved_, c_diag_, h_, diag_;
   VectorX r_;              // complementarity scale per unilateral row / friction pair
   bool r_frozen_ = false;  // r is computed at the first assembly of the step
   std::vector<unsigned char> friction_active_;
   std::vector<JointRow> joint_scratch_;
+  ElementRows elements_;  // rows [row_count(), size())
 
   IterateErrors errors_;
 };

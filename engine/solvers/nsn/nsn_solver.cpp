@@ -122,6 +122,7 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
   report->bilateral_rows = system_.bilateral_row_count();
   report->unilateral_rows = system_.unilateral_row_count();
   report->friction_rows = system_.friction_row_count();
+  report->element_rows = system_.element_row_count();
   report->max_penetration = system_.max_penetration();
   report->max_joint_error = system_.max_joint_error();
   report->final_residual = std::max(

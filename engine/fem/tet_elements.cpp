@@ -1,0 +1,84 @@
+#include "engine/fem/tet_elements.h"
+
+#include <algorithm>
+
+namespace sim {
+
+namespace {
+
+// [x1 − x0, x2 − x0, x3 − x0] of the particles of `tet`
+Mat3 EdgeMatrix(const std::array<int, 4>& tet, const std::vector<Vec3>& x) {
+  Mat3 d;
+  for (int k = 0; k < 3; ++k) d.col(k) = x[tet[k + 1]] - x[tet[0]];
+  return d;
+}
+
+}  // namespace
+
+
+void InitSoftBodyElements(SoftBody* body) {
+  const int n = body->tet_count();
+  body->tet_rest_inverse.resize(n);
+  body->tet_rest_volume.resize(n);
+  for (int t = 0; t < n; ++t) {
+    Mat3 dm;
+    const std::array<int, 4>& tet = body->tets[t];
+    for (int k = 0; k < 3; ++k) {
+      dm.col(k) = body->rest_positions[tet[k + 1] - body->first_particle] -
+                  body->rest_positions[tet[0] - body->first_particle];
+    }
+    body->tet_rest_volume[t] = dm.determinant() / 6;
+    body->tet_rest_inverse[t] = dm.inverse();
+  }
+}
+
+
+FemMaterialParameters SoftBodyMaterial(const SoftBody& body) {
+  return MakeFemMaterial(body.material_model, body.youngs_modulus, body.poisson_ratio);
+}
+
+
+Real ActivationScale(const SoftBody& body, Real time) {
+  if (!(body.activation_ramp_time > 0)) return 1;
+  return std::clamp<Real>(time / body.activation_ramp_time, 0, 1);
+}
+
+
+Mat3 TetDeformationGradient(const SoftBody& body, int t, const std::vector<Vec3>& x) {
+  return EdgeMatrix(body.tets[t], x) * body.tet_rest_inverse[t];
+}
+
+
+Real CalcSoftBodyEnergy(const Model& model, int s, const std::vector<Vec3>& x, Real time) {
+  const SoftBody& body = model.soft_bodies[s];
+  const FemMaterialParameters material = SoftBodyMaterial(body);
+  const Real scale = ActivationScale(body, time);
+  Real energy = 0;
+  for (int t = 0; t < body.tet_count(); ++t) {
+    const Real activation = body.tet_activation.empty() ? 0 : scale * body.tet_activation[t];
+    energy += body.tet_rest_volume[t] *
+              CalcEnergyDensity(material, TetDeformationGradient(body, t, x), activation);
+  }
+  return energy;
+}
+
+
+void AddSoftBodyElasticForces(const Model& model, int s, const std::vector<Vec3>& x, Real time,
+                              std::vector<Vec3>* forces) {
+  const SoftBody& body = model.soft_bodies[s];
+  const FemMaterialParameters material = SoftBodyMaterial(body);
+  const Real scale = ActivationScale(body, time);
+  for (int t = 0; t < body.tet_count(); ++t) {
+    const Real activation = body.tet_activation.empty() ? 0 : scale * body.tet_activation[t];
+    const Mat3 P = CalcFirstPiolaStress(material, TetDeformationGradient(body, t, x), activation);
+    // [f1 f2 f3] = −V P D_m⁻ᵀ, f0 = −(f1 + f2 + f3)
+    const Mat3 f = -body.tet_rest_volume[t] * P * body.tet_rest_inverse[t].transpose();
+    const std::array<int, 4>& tet = body.tets[t];
+    for (int k = 0; k < 3; ++k) {
+      (*forces)[tet[k + 1]] += f.col(k);
+      (*forces)[tet[0]] -= f.col(k);
+    }
+  }
+}
+
+}  // namespace sim

@@ -1,0 +1,40 @@
+// Constant-strain tetrahedra of a soft body: rest data, and the elastic energy and nodal forces
+// evaluated directly from F (the reference the NSN element rows are tested against).
+//
+//   D_m = [X1 − X0, X2 − X0, X3 − X0]   rest edge matrix,  V_e = det(D_m)/6
+//   F = D_s D_m⁻¹                       deformation gradient (digest nsn-and-friction.md §2.6)
+//   U = Σ_e V_e Ψ(F_e)                  elastic energy [J]
+//   f_a = −∂U/∂x_a:  [f1 f2 f3] = −V_e P(F) D_m⁻ᵀ,  f0 = −(f1 + f2 + f3)   (Sifakis & Barbič 2012)
+#pragma once
+
+#include <vector>
+
+#include "engine/core/math.h"
+#include "engine/fem/fem_material.h"
+#include "engine/model/model.h"
+
+namespace sim {
+
+/// Fills `body->tet_rest_inverse` and `body->tet_rest_volume` from its rest positions and tets.
+/// Precondition: every tet is positively oriented (ValidateTetMesh).
+void InitSoftBodyElements(SoftBody* body);
+
+/// The material constants of a soft body (its model, Young's modulus and Poisson ratio).
+FemMaterialParameters SoftBodyMaterial(const SoftBody& body);
+
+/// Fraction of the activation applied at simulated time `time` [s]: the linear ramp of
+/// `activation_ramp_time`, then 1.
+Real ActivationScale(const SoftBody& body, Real time);
+
+/// Deformation gradient of tet `t` of `body` for particle positions `x` (all particles) [-].
+Mat3 TetDeformationGradient(const SoftBody& body, int t, const std::vector<Vec3>& x);
+
+/// Elastic energy of soft body `s` [J] for particle positions `x`, activation at `time` [s].
+Real CalcSoftBodyEnergy(const Model& model, int s, const std::vector<Vec3>& x, Real time = 0);
+
+/// Adds the elastic forces f = −∂U/∂x [N] of soft body `s` to `forces` (one per particle of the
+/// model, sized by the caller).
+void AddSoftBodyElasticForces(const Model& model, int s, const std::vector<Vec3>& x, Real time,
+                              std::vector<Vec3>* forces);
+
+}  // namespace sim

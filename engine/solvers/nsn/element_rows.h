@@ -1,0 +1,137 @@
+// FEM element rows of the NSN solver, in compliance form (seed 002 §9.1-9.2 eq. (75)-(84), seed
+// 000 §4.7.4 eq. (96)-(101); digest nsn-and-friction.md §2.7-2.8 with erratum §19 #14).
+//
+// Per constant-strain tet, with F = D_s D_m⁻¹ = U diag(s) Vᵀ (rotation-variant SVD) and
+// F̂ = UᵀFV, six rows:
+//   stretch rows i = 0..2    c_i = s_i                      (the three rows of §2.7)
+//   shear rows (i, j) = (0,1), (0,2), (1,2)   c = (F̂_ij + F̂_ji)/√2, measured from the current
+//                            principal frame (0 at the iterate; only its rate and stiffness enter)
+//   J:  ∂F̂_mn/∂x_a = u_m c_na,  c_na = v_n · g_a,  g_a = row a−1 of D_m⁻¹ (a = 1..3),
+//       g_0 = −(g_1 + g_2 + g_3)
+// Energy U_e = V_e Ψ(s). In the principal frame ∂²Ψ/∂F̂² is block diagonal (fem_material.h): the
+// stretch block ∂²Ψ/∂s² and per pair a 2×2 block with eigenvalues a (shear, symmetric mode) and b
+// (rotation, antisymmetric mode). The compliance rows use
+//   stretch: φ = V ∂Ψ/∂s + β H ṡ + λ,  H = V ∂²Ψ/∂s² made positive definite, E = H⁻¹   eq.
+//   (98)-(100) shear:   φ = β k ċ + λ (∂Ψ/∂F̂ has no shear part in the principal frame),  k = V |a|,
+//   E = 1/k
+// linearized with Δq = Δt Δu for the unknown x = ΔλΔt of eq. (77):
+//   J Δu + C x = −h,   C = E / (Δt(Δt + β)),   h = E φ / (Δt + β)
+// (for β = 0 the digest's C = E/Δt², h = (1/Δt) E φ; with β the compliant joint row of
+// newton_system.h with k = H, d = βH). At a solution the shear multipliers vanish and the stretch
+// rows carry the exact force −V P D_m⁻ᵀ (P = U diag(∂Ψ/∂s) Vᵀ).
+//
+// Deviation from the sources, on purpose: §2.7 has only the three stretch rows. A perturbation
+// that shears a tet in its principal frame does not change s to first order, so those rows give
+// the Newton matrix no shear stiffness (2μV per mode at rest); with it missing, the iteration
+// diverged on a ball dropped on the ground and on a randomly shaken block (measured, see the FEM
+// tests), and the diagonal secant of §10 could not recover it (its estimate is 0 at the first
+// iteration of every step). The shear rows restore the full first-order material stiffness at
+// almost no cost: every row of a tet is a component of the same 3×3 products (below). The
+// rotation modes' stiffness b (zero at rest, the stress stiffening of a loaded element) stays with
+// the secant of §10, as the sources intend. `SolverSettings::fem_shear_rows = false` gives the
+// sources' three rows (the shear rows then sit inactive, like inactive friction rows).
+//
+// Data layout: flat arrays per tet (node blocks, D_m⁻¹, U, B = D_m⁻¹V, the compliance), and for
+// the Schur products a packed copy of what they read (node blocks, U, B, C, one record per tet), so
+// a product is two passes over the tets and J is never stored row by row:
+//   (J t): T = Uᵀ D_t B with D_t = [t1 − t0, t2 − t0, t3 − t0]; stretch T_ii, shear (T_ij +
+//   T_ji)/√2 (Jᵀx): X̂ = diag(x_stretch) with X̂_ij = X̂_ji = x_shear/√2; nodes 1..3 get the columns
+//   of
+//          U X̂ Bᵀ, node 0 minus their sum
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include <Eigen/SparseCore>
+
+#include "engine/core/math.h"
+#include "engine/fem/fem_material.h"
+#include "engine/model/model.h"
+
+namespace sim::nsn {
+
+/// Rows per tet: 3 stretch rows, then 3 shear rows.
+inline constexpr int kElementRows = 6;
+
+class ElementRows {
+ public:
+  /// Sets up the tets of every soft body for a step: node blocks (particle p is block
+  /// `body_count` + p), rest data, materials, damping and the activation at the step's end
+  /// `time` [s]. Fixed nodes need no care here: their blocks have a zero inverse mass.
+  void Begin(const Model& model, int body_count, Real dt, Real time, bool shear_rows);
+
+  int tet_count() const { return static_cast<int>(block_.size()); }
+  int row_count() const { return kElementRows * tet_count(); }
+
+  /// Stretches, rows, energy derivatives and compliance at block positions `x` [m].
+  void Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode);
+
+  /// Residual h and the Schur diagonal of the evaluated rows at block velocities `v` [m/s] with
+  /// the element multipliers `lambda` [N·m] (6 per tet): writes h and the diagonal of
+  /// A = J H⁻¹ Jᵀ + C + εI (`inv_mass`: H⁻¹'s linear diagonal per block). Returns max |E φ| (the
+  /// strain error of the rows).
+  Real Assemble(const std::vector<Vec3>& v, const Real* lambda, const std::vector<Vec3>& inv_mass,
+                Real regularization, Real* h, Real* diag);
+
+  /// lin[block] += (Jᵀ x) for the element part `x` (6 per tet).
+  void AddJt(const Real* x, std::vector<Vec3>* lin) const;
+
+  /// y = J t (the rows applied to the block vectors `t`).
+  void MultiplyJ(const std::vector<Vec3>& t, Real* y) const;
+
+  /// y = J t + C x + εx (the element rows of A x, with t = H⁻¹ Jᵀ x of the whole system).
+  void Apply(const std::vector<Vec3>& t, const Real* x, Real regularization, Real* y) const;
+
+  /// One Gauss-Seidel sweep over the element rows: x_i += (b_i − (A x)_i)/diag_i, keeping
+  /// t = H⁻¹ Jᵀ x current (`inv_mass` as in Assemble).
+  void GaussSeidelSweep(const Real* b, const Real* diag, Real regularization,
+                        const std::vector<Vec3>& inv_mass, std::vector<Vec3>* t, Real* x) const;
+
+  /// Entries of J (columns 6·block + axis) and of C for the rows starting at `row_offset`.
+  void AppendTriplets(int row_offset, std::vector<Eigen::Triplet<Real>>* j_entries,
+                      std::vector<Eigen::Triplet<Real>>* c_entries) const;
+
+  /// Remembers the rows of the accepted iterate (the other end of the geometric-stiffness secant).
+  void KeepRows();
+
+  /// f[block] += Δt (J(qⁿ⁺¹) − J(qⁿ))ᵀ λ: the element part of the secant of digest §10.
+  void AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>* f) const;
+
+ private:
+  /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
+  std::array<Vec3, 4> RowCoefficients(int e, int r) const;
+  /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with rows U, B.
+  void ScatterForces(int e, const Mat3& U, const Mat3& B, const Real* x,
+                     std::vector<Vec3>* f) const;
+
+  // per body
+  std::vector<FemMaterialParameters> material_;
+  std::vector<Real> damping_;  // β [s]
+  bool shear_rows_ = true;
+  // per tet: static data
+  std::vector<std::array<int, 4>> block_;
+  std::vector<int> body_;
+  std::vector<Mat3> rest_inverse_;  // D_m⁻¹ [1/m]
+  std::vector<Real> volume_;        // V_e [m³]
+  std::vector<Real> activation_;    // p [Pa] at the step's end
+  // per tet: the current iterate
+  std::vector<Mat3> U_, V_, B_;  // B = D_m⁻¹ V [1/m]
+  std::vector<Mat3> stretch_E_;  // E of the stretch rows = H⁻¹ [1/J]
+  std::vector<Mat3> stretch_H_;  // the positive definite H [J]
+  std::vector<Vec3> shear_k_;    // shear stiffness k = V|a| per pair [J]
+  std::vector<Mat3> stretch_C_;  // C = E/(Δt(Δt + β)) of the stretch rows [1/kg]
+  std::vector<Vec3> shear_C_;    // C of the shear rows [1/kg]
+  std::vector<Vec3> gradient_;   // V ∂Ψ/∂s [J]
+  std::vector<Mat3> U_prev_, B_prev_;
+  // what the Schur products read, packed per tet
+  struct TetKernel {
+    std::array<int, 4> block;
+    Mat3 U, B, C;  // rows, and the stretch rows' C
+    Vec3 shear_C;
+  };
+  std::vector<TetKernel> kernel_;
+  Real dt_ = 0;
+};
+
+}  // namespace sim::nsn
