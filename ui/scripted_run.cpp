@@ -130,11 +130,24 @@ void ScriptedRun::PrintSummary() const {
   }
   if (s.model != nullptr) {
     const Model& model = *s.model;
-    std::cout << "scene: " << model.name << "\n";
+    std::cout << "scene: " << model.name << "\n"
+              << "view: " << render::ViewModeName(window_->viewport()->render_options().view)
+              << "\n";
     for (int i = 0; i < model.shape_count() && i < static_cast<int>(s.frame.shapes.size()); ++i) {
       const auto& X = s.frame.shapes[i].X_WS;
       std::cout << "shape " << model.shape_name[i] << " " << X[3] << " " << X[7] << " " << X[11]
                 << "\n";
+    }
+    // soft bodies by the mean of their nodes
+    for (const VisualSoftBody& body : s.frame.soft_bodies) {
+      if (body.soft_body < 0 || body.positions.empty()) continue;
+      double centre[3] = {0, 0, 0};
+      for (const auto& p : body.positions) {
+        for (int c = 0; c < 3; ++c) centre[c] += p[c];
+      }
+      const double n = static_cast<double>(body.positions.size());
+      std::cout << "soft " << model.soft_bodies[body.soft_body].name << " " << centre[0] / n << " "
+                << centre[1] / n << " " << centre[2] / n << "\n";
     }
   }
   const DiagnosticsPanel& diagnostics = *window_->diagnostics_panel();

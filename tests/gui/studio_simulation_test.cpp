@@ -3,7 +3,8 @@
 // object where the simulation put it; Space, Backspace and → pause, reset and step; a ctrl+drag
 // played with QTest mouse events drags the crate along under the cursor while everything else stays
 // put; opening a broken scene lists its located diagnostic and the old scene keeps running;
-// `--compare` draws two lanes side by side.
+// `--compare` draws two lanes side by side; fetch_tomato runs and is drawn; V switches a squeezed
+// soft ball to the strain colours.
 #include <cmath>
 #include <map>
 #include <optional>
@@ -40,6 +41,16 @@ std::map<std::string, Vec3> ShapePositions(const std::string& out) {
     positions[(*it)[1]] = Vec3(std::stod((*it)[2]), std::stod((*it)[3]), std::stod((*it)[4]));
   }
   return positions;
+}
+
+// "soft NAME x y z" lines of the summary (mean of the body's nodes)
+std::map<std::string, Vec3> SoftBodyCentres(const std::string& out) {
+  std::map<std::string, Vec3> centres;
+  const std::regex line(R"(soft (\S+) (\S+) (\S+) (\S+))");
+  for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
+    centres[(*it)[1]] = Vec3(std::stod((*it)[2]), std::stod((*it)[3]), std::stod((*it)[4]));
+  }
+  return centres;
 }
 
 struct Viewport {
@@ -265,6 +276,112 @@ TEST(StudioSimulationTest, CompareDrawsBothLanesSideBySide) {
     EXPECT_GT(ColorDifference(color, sky), kClearDifference)
         << "stack top at " << p.transpose() << " is " << ToString(color);
   }
+  fs::remove_all(scratch);
+}
+
+
+// the richest shipped scene: the Fetch (24 textured meshes), the soft tomato and the spring scale
+TEST(StudioSimulationTest, FetchTomatoRunsAndItsScreenshotShowsRobotTomatoAndScale) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const fs::path png = scratch / "fetch_tomato.png";
+  const std::string path = std::string(SIM_SOURCE_DIR) + "/scenes/fetch_tomato.json";
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(path) + " --frames 120 --screenshot " + Quote(png.string()) + " --exit"),
+      scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  std::cout << run.out.substr(0, run.out.find("\nshape ")) << std::endl;
+  EXPECT_NE(run.out.find("diagnostics: 0 errors"), std::string::npos) << RunReport(run);
+
+  // the simulated time advanced by whole steps (at least ten: the Fetch steps in ~10 ms here)
+  Expected<io::Scene> scene = io::LoadScene(path);
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const double dt = scene->model->options.solver.dt;
+  const std::optional<double> time = NumberAfter(run.out, "sim: time ");
+  const std::optional<double> steps = NumberAfter(run.out, " s, steps ");
+  ASSERT_TRUE(time && steps) << RunReport(run);
+  EXPECT_GT(*time, 10 * dt) << RunReport(run);
+  EXPECT_NEAR(*steps * dt, *time, 1e-9 * *steps);
+
+  // what the simulation has is drawn where it has it: the tomato red (its material, linear
+  // (0.8, 0.1, 0.05): red clearly above green in sRGB), the table top, the scale's housing and the
+  // robot's torso, shoulder and gripper differ clearly from the ground far behind them at the top
+  // of the view
+  render::Image image;
+  Viewport view;
+  ASSERT_TRUE(ReadScreenshot(png, &image, &view));
+  const OrbitCamera camera = SceneCamera(scene.value());
+  const auto pixel_color = [&](const Vec3& p) -> std::optional<Rgb> {
+    const auto pixel = camera.ProjectToPixel(p, view.width, view.height);
+    if (!pixel || pixel->x() < 0 || pixel->y() < 0 || pixel->x() >= view.width ||
+        pixel->y() >= view.height) {
+      return std::nullopt;
+    }
+    return MeanColor(image, view.x + static_cast<int>(pixel->x()),
+                     view.y + static_cast<int>(pixel->y()), 1);
+  };
+  const std::map<std::string, Vec3> softs = SoftBodyCentres(run.out);
+  ASSERT_EQ(softs.count("tomato"), 1u) << RunReport(run);
+  const std::optional<Rgb> tomato = pixel_color(softs.at("tomato"));
+  ASSERT_TRUE(tomato.has_value()) << "tomato off screen at " << softs.at("tomato").transpose();
+  EXPECT_GT((*tomato)[0], (*tomato)[1] + 60) << "tomato drawn " << ToString(*tomato);
+  const std::map<std::string, Vec3> positions = ShapePositions(run.out);
+  const Rgb far_ground = MeanColor(image, view.x + view.width / 2, view.y + 12, 3);
+  for (const std::string name : {"table/0", "scale_housing", "fetch/torso_lift_link",
+                                 "fetch/shoulder_pan_link", "fetch/gripper_link"}) {
+    ASSERT_EQ(positions.count(name), 1u) << name << "\n" << RunReport(run);
+    const std::optional<Rgb> color = pixel_color(positions.at(name));
+    ASSERT_TRUE(color.has_value()) << name << " off screen";
+    EXPECT_GT(ColorDifference(*color, far_ground), kClearDifference)
+        << name << " is " << ToString(*color) << ", far ground " << ToString(far_ground);
+  }
+  fs::remove_all(scratch);
+}
+
+
+// V cycles the view shaded → strain: the squeezed soft ball turns from its red rubber to the
+// strain colour map (white at J = 1, blue where compressed) while the lid keeps it squeezed
+TEST(StudioSimulationTest, StrainViewRecoloursTheSqueezedSoftBody) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const std::string path = std::string(SIM_SOURCE_DIR) + "/tests/data/gui/soft_squeeze.json";
+  Expected<io::Scene> scene = io::LoadScene(path);
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const OrbitCamera camera = SceneCamera(scene.value());
+  std::map<std::string, Rgb> ball_color;
+  for (const std::string keys : {"", "V"}) {
+    const std::string view_name = keys.empty() ? "shaded" : "strain";
+    const fs::path png = scratch / (view_name + ".png");
+    const RunResult run = RunCommand(
+        XvfbRun("", Quote(path) + " --frames 40 " + (keys.empty() ? "" : "--keys " + keys) +
+                        " --screenshot " + Quote(png.string()) + " --exit"),
+        scratch);
+    ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+    EXPECT_NE(run.out.find("view: " + view_name), std::string::npos) << RunReport(run);
+    // the ball is squeezed: the lid (0.04 m thick, resting at 0.221 m on the 0.2 m ball at the
+    // start) came down on it
+    const std::map<std::string, Vec3> positions = ShapePositions(run.out);
+    const std::map<std::string, Vec3> softs = SoftBodyCentres(run.out);
+    ASSERT_TRUE(positions.count("lid") && softs.count("ball")) << RunReport(run);
+    EXPECT_LT(positions.at("lid").z(), 0.221 - 0.002) << RunReport(run);
+    render::Image image;
+    Viewport view;
+    ASSERT_TRUE(ReadScreenshot(png, &image, &view));
+    // the front of the ball below its centre, under the lid's shadow-free side
+    const Vec3 front = softs.at("ball") - Vec3(0, 0, 0.02);
+    const auto pixel = camera.ProjectToPixel(front, view.width, view.height);
+    ASSERT_TRUE(pixel.has_value());
+    ball_color[view_name] = MeanColor(image, view.x + static_cast<int>(pixel->x()),
+                                      view.y + static_cast<int>(pixel->y()), 2);
+  }
+  std::cout << "ball shaded " << ToString(ball_color["shaded"]) << ", strain "
+            << ToString(ball_color["strain"]) << std::endl;
+  // shaded: the rubber's red; strain: the map's near-white/blue, no longer red-dominated
+  const Rgb& shaded = ball_color["shaded"];
+  const Rgb& strain = ball_color["strain"];
+  EXPECT_GT(shaded[0], shaded[1] + 60) << ToString(shaded);
+  EXPECT_LT(strain[0], strain[1] + 30) << ToString(strain);
+  EXPECT_GT(ColorDifference(shaded, strain), kClearDifference);
   fs::remove_all(scratch);
 }
 
