@@ -385,5 +385,32 @@ TEST(StudioSimulationTest, StrainViewRecoloursTheSqueezedSoftBody) {
   fs::remove_all(scratch);
 }
 
+
+// File > Open of a lone URDF (our Allegro hand) builds the default scene around it and runs it
+// in place of the previous scene
+TEST(StudioSimulationTest, OpeningALoneUrdfShowsItInADefaultScene) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const std::string urdf =
+      std::string(SIM_SOURCE_DIR) + "/resources/robots/allegro/allegro_right.urdf";
+  const fs::path png = scratch / "urdf.png";
+  const RunResult run =
+      RunCommand(XvfbRun("", Quote(kDefaultScene) + " --frames 60 --open-after " + Quote(urdf) +
+                                 " --screenshot " + Quote(png.string()) + " --exit"),
+                 scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  EXPECT_NE(run.out.find("diagnostics: 0 errors"), std::string::npos) << RunReport(run);
+  EXPECT_NE(run.out.find("scene: allegro_right.urdf"), std::string::npos) << RunReport(run);
+  // the hand's links are the shapes now (16 finger links and the palm carry geometry), the
+  // default scene's crate is gone
+  const std::map<std::string, Vec3> positions = ShapePositions(run.out);
+  EXPECT_EQ(positions.count("crate"), 0u);
+  int hand_shapes = 0;
+  for (const auto& [name, position] : positions)
+    hand_shapes += name.rfind("allegro_right/", 0) == 0;
+  EXPECT_GE(hand_shapes, 17) << RunReport(run);
+  fs::remove_all(scratch);
+}
+
 }  // namespace
 }  // namespace sim
