@@ -33,24 +33,21 @@ std::optional<double> NumberAfter(const std::string& text, const std::string& ke
   return std::stod(text.substr(at + key.size()));
 }
 
-// "shape NAME x y z" lines of the summary
-std::map<std::string, Vec3> ShapePositions(const std::string& out) {
+// "KIND NAME x y z" lines of the summary: shape positions (KIND "shape") and soft bodies' centres,
+// the mean of their nodes (KIND "soft")
+std::map<std::string, Vec3> SummaryPositions(const std::string& out, const std::string& kind) {
   std::map<std::string, Vec3> positions;
-  const std::regex line(R"(shape (\S+) (\S+) (\S+) (\S+))");
+  const std::regex line(kind + R"( (\S+) (\S+) (\S+) (\S+))");
   for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
     positions[(*it)[1]] = Vec3(std::stod((*it)[2]), std::stod((*it)[3]), std::stod((*it)[4]));
   }
   return positions;
 }
-
-// "soft NAME x y z" lines of the summary (mean of the body's nodes)
+std::map<std::string, Vec3> ShapePositions(const std::string& out) {
+  return SummaryPositions(out, "shape");
+}
 std::map<std::string, Vec3> SoftBodyCentres(const std::string& out) {
-  std::map<std::string, Vec3> centres;
-  const std::regex line(R"(soft (\S+) (\S+) (\S+) (\S+))");
-  for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
-    centres[(*it)[1]] = Vec3(std::stod((*it)[2]), std::stod((*it)[3]), std::stod((*it)[4]));
-  }
-  return centres;
+  return SummaryPositions(out, "soft");
 }
 
 struct Viewport {
