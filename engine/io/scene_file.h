@@ -1,5 +1,5 @@
 // Scene files (JSON): gravity, solver options, materials, camera and objects. Every error names the
-// file, the line and the JSON path of the offending value. Format reference: scenes/README.md.
+// file, the line and the JSON path of the offending value. Format reference: docs/scene-format.md.
 #pragma once
 
 #include <memory>

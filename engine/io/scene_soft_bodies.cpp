@@ -4,7 +4,7 @@
 // with TetGen (tetrahedralize.h). Node selections (a box in world coordinates at the initial
 // pose, or node indices in the mesh's order) fix nodes and attach them to bodies; tet selections
 // (centroid in a box, or tet indices) carry an activation pressure. Every problem is reported at
-// its JSON value. The keys are documented in scenes/README.md.
+// its JSON value. The keys are documented in docs/scene-format.md.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>

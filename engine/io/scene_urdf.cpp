@@ -135,12 +135,12 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   }
   if (const JsonValue* drives = object.Find("drives")) {
     if (reader.ExpectType(*drives, JsonValue::Type::kObject, what + " 'drives'")) {
-      // revolute and prismatic alike: targets in rad or m (no degrees before the type is known)
+      // targets in rad or m, or in degrees (checked against the joint's type once it is known)
       for (const auto& [joint, value] : drives->members()) {
         // no target given: the joint's initial position (NaN until the robot is placed)
         JointDrive drive;
         drive.target_position = std::numeric_limits<Real>::quiet_NaN();
-        ok &= ReadDriveObject(reader, value, /*angular=*/false, &drive,
+        ok &= ReadDriveObject(reader, value, /*angular=*/true, &drive,
                               what + " drive of joint '" + joint + "'");
         placement.drives[joint] = drive;
       }
@@ -166,11 +166,23 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
                (j.type == UrdfJointType::kRevolute || j.type == UrdfJointType::kContinuous ||
                 j.type == UrdfJointType::kPrismatic);
       });
-      if (actuated) continue;
-      reader.Error(value, what + " 'drives' names '" + joint +
-                              "', which is not a revolute, continuous or prismatic joint of the "
-                              "robot");
-      drives_ok = false;
+      if (!actuated) {
+        reader.Error(value, what + " 'drives' names '" + joint +
+                                "', which is not a revolute, continuous or prismatic joint of the "
+                                "robot");
+        drives_ok = false;
+        continue;
+      }
+      const bool prismatic = std::any_of(joints.begin(), joints.end(), [&](const UrdfJoint& j) {
+        return j.name == joint && j.type == UrdfJointType::kPrismatic;
+      });
+      if (prismatic && value.Find("target_position_deg") != nullptr) {
+        reader.Error(*value.Find("target_position_deg"),
+                     what + " drive of prismatic joint '" + joint +
+                         "' gives 'target_position_deg'; a prismatic target is in metres: use "
+                         "'target_position'");
+        drives_ok = false;
+      }
     }
     if (!drives_ok) return;
   }

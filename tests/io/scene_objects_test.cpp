@@ -124,6 +124,24 @@ TEST(UrdfObjectOptionsTest, MaterialAndDriveOverrides) {
 }
 
 
+// a revolute drive target may be given in degrees; a prismatic one only in metres
+TEST(UrdfObjectOptionsTest, DriveTargetsInDegreesForRevoluteJointsOnly) {
+  const Scene scene =
+      Parse(R"({"objects": [{"name": "fetch", "type": "urdf", "file": ")" + kArmUrdf + R"(",
+      "drives": {"elbow_flex_joint": {"stiffness": 300, "target_position_deg": 90}}}]})");
+  ASSERT_TRUE(scene.model);
+  const int elbow = scene.model->FindJoint("fetch/elbow_flex_joint");
+  ASSERT_GE(elbow, 0);
+  EXPECT_NEAR(scene.model->joint_drive[elbow].target_position, M_PI / 2, 1e-12);
+  EXPECT_THAT(Errors(R"({"objects": [{"name": "fetch", "type": "urdf", "file": ")" + kArmUrdf +
+                     R"(",
+      "drives": {"l_gripper_finger_joint": {"target_position_deg": 3}}}]})"),
+              HasSubstr("s.json:2: error: object 'fetch' drive of prismatic joint "
+                        "'l_gripper_finger_joint' gives 'target_position_deg'; a prismatic "
+                        "target is in metres: use 'target_position'"));
+}
+
+
 TEST(UrdfObjectOptionsTest, UnknownMaterialAndJointAreErrors) {
   const std::string errors = Errors(R"({"objects": [{"name": "fetch", "type": "urdf",
       "file": ")" + kArmUrdf + R"(", "material": "rubber"}]})");
