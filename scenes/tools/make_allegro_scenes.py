@@ -174,7 +174,7 @@ def allegro_gel():
         {"name": "gel", "type": "tetmesh", "file": "../resources/meshes/gel_sheet.msh",
          "material": "gel", "position": [0, 0, 0.10], "youngs_modulus": 2e4,
          "poisson_ratio": 0.45, "density": 1050,
-         # clamp the sheet's rim (issue 5 keys: a warning where the FEM is not in yet)
+         # clamp the sheet's rim (fixed nodes in a box)
          "fixed": {"box": {"min": [-0.1, -0.1, 0.099], "max": [-0.07, 0.1, 0.2]}}},
         {"name": "carriage", "type": "box", "material": "floor", "mass": 0.5,
          "size": [0.02, 0.02, 0.02], "position": [-0.09, 0, height + 0.06]},
