@@ -290,31 +290,38 @@ void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real*
 }
 
 
-[[gnu::always_inline]] inline void ElementRows::LoadGroupRows(int gi, const Real* x, Lanes* xs) const {
+[[gnu::always_inline]] inline void ElementRows::LoadGroupRows(int gi, const Real* x,
+                                                              Lanes* xs) const {
   const int first = gi * kTetLanes;
   const int lanes = std::min(kTetLanes, tet_count() - first);
   const Real* xg = x + kElementRows * first;
-  for (int r = 0; r < kElementRows; ++r) {
-    if (lanes == kTetLanes) {
-      xs[r] = Load(xg + r * kTetLanes);
-    } else {
-      xs[r] = Lanes{};
-      for (int l = 0; l < lanes; ++l) xs[r][l] = xg[r * lanes + l];
-    }
+  if (lanes == kTetLanes) {
+    for (int r = 0; r < kElementRows; ++r) xs[r] = Load(xg + r * kTetLanes);
+    return;
   }
+  // a shorter last group, through a zero-padded copy (element access would keep xs in memory
+  // for every group)
+  Real padded[kElementRows][kTetLanes] = {};
+  for (int r = 0; r < kElementRows; ++r) {
+    for (int l = 0; l < lanes; ++l) padded[r][l] = xg[r * lanes + l];
+  }
+  for (int r = 0; r < kElementRows; ++r) xs[r] = Load(padded[r]);
 }
 
 
-[[gnu::always_inline]] inline void ElementRows::StoreGroupRows(int gi, const Lanes* ys, Real* y) const {
+[[gnu::always_inline]] inline void ElementRows::StoreGroupRows(int gi, const Lanes* ys,
+                                                               Real* y) const {
   const int first = gi * kTetLanes;
   const int lanes = std::min(kTetLanes, tet_count() - first);
   Real* yg = y + kElementRows * first;
+  if (lanes == kTetLanes) {
+    for (int r = 0; r < kElementRows; ++r) Store(yg + r * kTetLanes, ys[r]);
+    return;
+  }
+  Real padded[kElementRows][kTetLanes];
+  for (int r = 0; r < kElementRows; ++r) Store(padded[r], ys[r]);
   for (int r = 0; r < kElementRows; ++r) {
-    if (lanes == kTetLanes) {
-      Store(yg + r * kTetLanes, ys[r]);
-    } else {
-      for (int l = 0; l < lanes; ++l) yg[r * lanes + l] = ys[r][l];
-    }
+    for (int l = 0; l < lanes; ++l) yg[r * lanes + l] = padded[r][l];
   }
 }
 
@@ -353,10 +360,12 @@ void ElementRows::AddJt(const Real* x, std::vector<Vec3>* lin) const {
       for (int a = 0; a < 4; ++a) {
         const Pair xy[2] = {__builtin_shufflevector(f[a][0], f[a][1], 0, 2),
                             __builtin_shufflevector(f[a][0], f[a][1], 1, 3)};
+        Real z[kTetLanes];
+        Store(z, f[a][2]);
         for (int l = 0; l < lanes; ++l) {
           Real* node = out + 3 * g.block[a][l];
           Store(node, Load(node) + xy[l]);
-          node[2] += f[a][2][l];
+          node[2] += z[l];
         }
       }
       continue;
