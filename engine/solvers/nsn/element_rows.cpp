@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "engine/fem/svd3.h"
 #include "engine/fem/tet_elements.h"
@@ -71,6 +72,27 @@ Mat3 EdgeMatrix(const std::array<int, 4>& block, const std::vector<Vec3>& x) {
   f[0] = -(f[1] + f[2] + f[3]);
 }
 
+// kTetLanes doubles as one GCC/Clang vector: SSE2 pairs, or one AVX register where enabled
+using Lanes = TetLanes;
+
+Lanes Load(const Real* p) {
+  Lanes v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+void Store(Real* p, const Lanes& v) { std::memcpy(p, &v, sizeof v); }
+
+// axis k of the block vectors t[block[l]], one per lane
+Lanes Gather(const Real* t, const int* block, int k) {
+  Lanes v;
+  for (int l = 0; l < kTetLanes; ++l) v[l] = t[3 * block[l] + k];
+  return v;
+}
+
+// the block vectors as flat arrays of 3 doubles
+static_assert(sizeof(Vec3) == 3 * sizeof(Real));
+
 }  // namespace
 
 
@@ -127,7 +149,8 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
         CalcProjectedCompliance(volume_[e] * energy.hessian, mode, floor, &stretch_H_[e]);
     // C = E/(Δt(Δt + β)) for the Schur products
     const Real scale = 1 / (dt_ * (dt_ + damping_[body_[e]]));
-    stretch_C_[e] = scale * stretch_E_[e];
+    // (symmetrized: E inverts a symmetric H up to round-off, and the products keep one triangle)
+    stretch_C_[e] = (0.5 * scale) * (stretch_E_[e] + stretch_E_[e].transpose());
     // shear rows: the pair stiffness a, by magnitude (the same absolute-value filter); inactive
     // rows (sources' 3-row form) get C = 1/Δt (see Assemble)
     if (!shear_rows_) {
@@ -138,15 +161,27 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
     shear_k_[e] = (volume_[e] * pairs.shear.cwiseAbs()).cwiseMax(floor);
     shear_C_[e] = scale * shear_k_[e].cwiseInverse();
   }
-  // the packed copy the Schur products stream through (one contiguous record per tet)
-  kernel_.resize(tet_count());
+  // the packed copies the Schur products stream through (structure of arrays per group)
+  const int groups = (tet_count() + kTetLanes - 1) / kTetLanes;
+  groups_.assign(groups, TetGroup{});
+  group_compliance_.assign(groups, TetGroupCompliance{});
   for (int e = 0; e < tet_count(); ++e) {
-    TetKernel& k = kernel_[e];
-    k.block = block_[e];
-    k.U = U_[e];
-    k.B = B_[e];
-    k.C = stretch_C_[e];
-    k.shear_C = shear_C_[e];
+    TetGroup& g = groups_[e / kTetLanes];
+    TetGroupCompliance& c = group_compliance_[e / kTetLanes];
+    const int l = e % kTetLanes;
+    for (int a = 0; a < 4; ++a) g.block[a][l] = block_[e][a];
+    for (int i = 0; i < 9; ++i) {
+      g.U[i][l] = U_[e](i % 3, i / 3);
+      g.B[i][l] = B_[e](i % 3, i / 3);
+    }
+    const Mat3& C = stretch_C_[e];
+    const Real stretch[6] = {C(0, 0), C(1, 1), C(2, 2), C(0, 1), C(0, 2), C(1, 2)};
+    for (int i = 0; i < 6; ++i) c.stretch[i][l] = stretch[i];
+    for (int p = 0; p < 3; ++p) c.shear[p][l] = shear_C_[e](p);
+  }
+  // padding lanes of a shorter last group: zero rows on a valid node
+  for (int l = tet_count() % kTetLanes; l > 0 && l < kTetLanes; ++l) {
+    for (int a = 0; a < 4; ++a) groups_.back().block[a][l] = block_[0][a];
   }
 }
 
@@ -158,9 +193,9 @@ Real ElementRows::Assemble(const std::vector<Vec3>& v, const Real* lambda,
   for (int e = 0; e < tet_count(); ++e) {
     const Real beta = damping_[body_[e]];
     const std::array<int, 4>& block = block_[e];
-    const Real* le = lambda + kElementRows * e;
-    Real* he = h + kElementRows * e;
-    Real* de = diag + kElementRows * e;
+    Real le[kElementRows];
+    for (int r = 0; r < kElementRows; ++r) le[r] = lambda[RowIndex(e, r)];
+    Real he[kElementRows], de[kElementRows];
     Real rate[kElementRows];
     RowRates(U_[e], B_[e], v[block[0]], v[block[1]], v[block[2]], v[block[3]], rate);
     // stretch rows: φ = ∂U/∂s + βH ṡ + λ, h = Eφ/(Δt + β)
@@ -191,6 +226,10 @@ Real ElementRows::Assemble(const std::vector<Vec3>& v, const Real* lambda,
       }
       const Real compliance = r < 3 ? stretch_C_[e](r, r) : shear_C_[e](r - 3);
       de[r] = sum + compliance + regularization;
+    }
+    for (int r = 0; r < kElementRows; ++r) {
+      h[RowIndex(e, r)] = he[r];
+      diag[RowIndex(e, r)] = de[r];
     }
   }
   return error;
@@ -225,36 +264,147 @@ void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real*
 }
 
 
+[[gnu::always_inline]] inline void ElementRows::GroupRates(int gi, const Real* t, Lanes* y) const {
+  // RowRates for the lanes of group gi: d_a = t_a − t_0 (a = 1..3), w_n = Σ_a d_a B(a, n),
+  // T_mn = u_m · w_n; stretch T_ii, shear (T_ij + T_ji)/√2
+  const TetGroup& g = groups_[gi];
+  Lanes t0[3], d[3][3];  // d[edge][axis]
+  for (int k = 0; k < 3; ++k) t0[k] = Gather(t, g.block[0], k);
+  for (int a = 0; a < 3; ++a) {
+    for (int k = 0; k < 3; ++k) d[a][k] = Gather(t, g.block[a + 1], k) - t0[k];
+  }
+  Lanes w[3][3];  // w[n][axis]
+  for (int n = 0; n < 3; ++n) {
+    const Lanes b0 = Load(g.B[3 * n]), b1 = Load(g.B[3 * n + 1]), b2 = Load(g.B[3 * n + 2]);
+    for (int k = 0; k < 3; ++k) w[n][k] = d[0][k] * b0 + d[1][k] * b1 + d[2][k] * b2;
+  }
+  const auto T = [&](int m, int n) {
+    return Load(g.U[3 * m]) * w[n][0] + Load(g.U[3 * m + 1]) * w[n][1] +
+           Load(g.U[3 * m + 2]) * w[n][2];
+  };
+  for (int i = 0; i < 3; ++i) y[i] = T(i, i);
+  for (int p = 0; p < 3; ++p) {
+    const int i = kPairs[p][0], j = kPairs[p][1];
+    y[3 + p] = shear_rows_ ? kInvSqrt2 * (T(i, j) + T(j, i)) : Lanes{};
+  }
+}
+
+
+[[gnu::always_inline]] inline void ElementRows::LoadGroupRows(int gi, const Real* x,
+                                                              Lanes* xs) const {
+  const int first = gi * kTetLanes;
+  const int lanes = std::min(kTetLanes, tet_count() - first);
+  const Real* xg = x + kElementRows * first;
+  if (lanes == kTetLanes) {
+    for (int r = 0; r < kElementRows; ++r) xs[r] = Load(xg + r * kTetLanes);
+    return;
+  }
+  // a shorter last group, through a zero-padded copy (element access would keep xs in memory
+  // for every group)
+  Real padded[kElementRows][kTetLanes] = {};
+  for (int r = 0; r < kElementRows; ++r) {
+    for (int l = 0; l < lanes; ++l) padded[r][l] = xg[r * lanes + l];
+  }
+  for (int r = 0; r < kElementRows; ++r) xs[r] = Load(padded[r]);
+}
+
+
+[[gnu::always_inline]] inline void ElementRows::StoreGroupRows(int gi, const Lanes* ys,
+                                                               Real* y) const {
+  const int first = gi * kTetLanes;
+  const int lanes = std::min(kTetLanes, tet_count() - first);
+  Real* yg = y + kElementRows * first;
+  if (lanes == kTetLanes) {
+    for (int r = 0; r < kElementRows; ++r) Store(yg + r * kTetLanes, ys[r]);
+    return;
+  }
+  Real padded[kElementRows][kTetLanes];
+  for (int r = 0; r < kElementRows; ++r) Store(padded[r], ys[r]);
+  for (int r = 0; r < kElementRows; ++r) {
+    for (int l = 0; l < lanes; ++l) yg[r * lanes + l] = padded[r][l];
+  }
+}
+
+
 void ElementRows::AddJt(const Real* x, std::vector<Vec3>* lin) const {
-  Vec3 forces[4];
-  for (const TetKernel& k : kernel_) {
-    NodeForces(k.U, k.B, x, shear_rows_, forces);
-    for (int a = 0; a < 4; ++a) (*lin)[k.block[a]] += forces[a];
-    x += kElementRows;
+  // NodeForces for the lanes of each group: X̂ symmetric with the stretch multipliers on the
+  // diagonal and shear/√2 off it, Y = U X̂, node a = 1..3 gets Σ_n Y_:n B(a − 1, n), node 0
+  // minus their sum
+  Real* out = lin->data()->data();
+  const Real shear = shear_rows_ ? kInvSqrt2 : 0;
+  for (int gi = 0; gi < static_cast<int>(groups_.size()); ++gi) {
+    const TetGroup& g = groups_[gi];
+    Lanes xs[kElementRows];
+    LoadGroupRows(gi, x, xs);
+    const Lanes x01 = shear * xs[3], x02 = shear * xs[4], x12 = shear * xs[5];
+    const Lanes xh[3][3] = {{xs[0], x01, x02}, {x01, xs[1], x12}, {x02, x12, xs[2]}};
+    Lanes Y[3][3];  // Y[n][axis] = (U X̂)(axis, n)
+    for (int n = 0; n < 3; ++n) {
+      for (int k = 0; k < 3; ++k) {
+        Y[n][k] =
+            Load(g.U[k]) * xh[0][n] + Load(g.U[3 + k]) * xh[1][n] + Load(g.U[6 + k]) * xh[2][n];
+      }
+    }
+    Lanes f[4][3];  // [node][axis]
+    for (int a = 0; a < 3; ++a) {
+      const Lanes b0 = Load(g.B[a]), b1 = Load(g.B[3 + a]), b2 = Load(g.B[6 + a]);
+      for (int k = 0; k < 3; ++k) f[a + 1][k] = Y[0][k] * b0 + Y[1][k] * b1 + Y[2][k] * b2;
+    }
+    for (int k = 0; k < 3; ++k) f[0][k] = -(f[1][k] + f[2][k] + f[3][k]);
+    // scatter tet by tet (the tets of a group may share nodes)
+    const int lanes = std::min(kTetLanes, tet_count() - gi * kTetLanes);
+    if constexpr (kTetLanes == 2) {
+      // (x, y) of both lanes by one 2×2 transpose: one vector add per node instead of two
+      // scalar ones
+      using Pair = Real __attribute__((vector_size(2 * sizeof(Real))));
+      for (int a = 0; a < 4; ++a) {
+        const Pair xy[2] = {__builtin_shufflevector(f[a][0], f[a][1], 0, 2),
+                            __builtin_shufflevector(f[a][0], f[a][1], 1, 3)};
+        Real z[kTetLanes];
+        Store(z, f[a][2]);
+        for (int l = 0; l < lanes; ++l) {
+          Real* node = out + 3 * g.block[a][l];
+          Store(node, Load(node) + xy[l]);
+          node[2] += z[l];
+        }
+      }
+      continue;
+    }
+    for (int l = 0; l < lanes; ++l) {
+      for (int a = 0; a < 4; ++a) {
+        Real* node = out + 3 * g.block[a][l];
+        for (int k = 0; k < 3; ++k) node[k] += f[a][k][l];
+      }
+    }
   }
 }
 
 
 void ElementRows::MultiplyJ(const std::vector<Vec3>& t, Real* y) const {
-  for (const TetKernel& k : kernel_) {
-    RowRates(k.U, k.B, t[k.block[0]], t[k.block[1]], t[k.block[2]], t[k.block[3]], y);
-    if (!shear_rows_) y[3] = y[4] = y[5] = 0;
-    y += kElementRows;
+  for (int gi = 0; gi < static_cast<int>(groups_.size()); ++gi) {
+    Lanes rates[kElementRows];
+    GroupRates(gi, t.data()->data(), rates);
+    StoreGroupRows(gi, rates, y);
   }
 }
 
 
 void ElementRows::Apply(const std::vector<Vec3>& t, const Real* x, Real regularization,
                         Real* y) const {
-  for (const TetKernel& k : kernel_) {
-    RowRates(k.U, k.B, t[k.block[0]], t[k.block[1]], t[k.block[2]], t[k.block[3]], y);
-    if (!shear_rows_) y[3] = y[4] = y[5] = 0;
-    // + C x + εx: the stretch block, then the shear diagonal
-    const Vec3 cx = k.C * Vec3(x[0], x[1], x[2]);
-    for (int i = 0; i < 3; ++i) y[i] += cx(i) + regularization * x[i];
-    for (int p = 0; p < 3; ++p) y[3 + p] += (k.shear_C(p) + regularization) * x[3 + p];
-    x += kElementRows;
-    y += kElementRows;
+  for (int gi = 0; gi < static_cast<int>(groups_.size()); ++gi) {
+    Lanes ys[kElementRows], xs[kElementRows];
+    GroupRates(gi, t.data()->data(), ys);
+    LoadGroupRows(gi, x, xs);
+    // + C x + εx: the symmetric stretch block, then the shear diagonal
+    const TetGroupCompliance& c = group_compliance_[gi];
+    const Lanes c00 = Load(c.stretch[0]), c11 = Load(c.stretch[1]), c22 = Load(c.stretch[2]);
+    const Lanes c01 = Load(c.stretch[3]), c02 = Load(c.stretch[4]), c12 = Load(c.stretch[5]);
+    ys[0] += c00 * xs[0] + c01 * xs[1] + c02 * xs[2];
+    ys[1] += c01 * xs[0] + c11 * xs[1] + c12 * xs[2];
+    ys[2] += c02 * xs[0] + c12 * xs[1] + c22 * xs[2];
+    for (int p = 0; p < 3; ++p) ys[3 + p] += Load(c.shear[p]) * xs[3 + p];
+    for (int r = 0; r < kElementRows; ++r) ys[r] += regularization * xs[r];
+    StoreGroupRows(gi, ys, y);
   }
 }
 
@@ -264,20 +414,20 @@ void ElementRows::GaussSeidelSweep(const Real* b, const Real* diag, Real regular
                                    Real* x) const {
   for (int e = 0; e < tet_count(); ++e) {
     const std::array<int, 4>& block = block_[e];
-    Real* xe = x + kElementRows * e;
     for (int r = 0; r < kElementRows; ++r) {
       const bool active = r < 3 || shear_rows_;
       std::array<Vec3, 4> J = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
       if (active) J = RowCoefficients(e, r);
-      Real ax = regularization * xe[r];
+      Real ax = regularization * x[RowIndex(e, r)];
       for (int a = 0; a < 4; ++a) ax += J[a].dot((*t)[block[a]]);
       if (r < 3) {
-        for (int j = 0; j < 3; ++j) ax += stretch_C_[e](r, j) * xe[j];
+        for (int j = 0; j < 3; ++j) ax += stretch_C_[e](r, j) * x[RowIndex(e, j)];
       } else {
-        ax += shear_C_[e](r - 3) * xe[r];
+        ax += shear_C_[e](r - 3) * x[RowIndex(e, r)];
       }
-      const Real delta = (b[kElementRows * e + r] - ax) / diag[kElementRows * e + r];
-      xe[r] += delta;
+      const int row = RowIndex(e, r);
+      const Real delta = (b[row] - ax) / diag[row];
+      x[row] += delta;
       for (int a = 0; a < 4; ++a) {
         (*t)[block[a]] += inv_mass[block[a]].cwiseProduct(delta * J[a]);
       }
@@ -289,21 +439,19 @@ void ElementRows::GaussSeidelSweep(const Real* b, const Real* diag, Real regular
 void ElementRows::AppendTriplets(int row_offset, std::vector<Eigen::Triplet<Real>>* j_entries,
                                  std::vector<Eigen::Triplet<Real>>* c_entries) const {
   for (int e = 0; e < tet_count(); ++e) {
-    const int first = row_offset + kElementRows * e;
+    const auto row = [&](int r) { return row_offset + RowIndex(e, r); };
     for (int r = 0; r < kElementRows; ++r) {
       if (r < 3 || shear_rows_) {
         const std::array<Vec3, 4> J = RowCoefficients(e, r);
         for (int a = 0; a < 4; ++a) {
           for (int k = 0; k < 3; ++k)
-            j_entries->emplace_back(first + r, 6 * block_[e][a] + k, J[a](k));
+            j_entries->emplace_back(row(r), 6 * block_[e][a] + k, J[a](k));
         }
       }
       if (r < 3) {
-        for (int j = 0; j < 3; ++j) {
-          c_entries->emplace_back(first + r, first + j, stretch_C_[e](r, j));
-        }
+        for (int j = 0; j < 3; ++j) c_entries->emplace_back(row(r), row(j), stretch_C_[e](r, j));
       } else {
-        c_entries->emplace_back(first + r, first + r, shear_C_[e](r - 3));
+        c_entries->emplace_back(row(r), row(r), shear_C_[e](r - 3));
       }
     }
   }
@@ -321,12 +469,12 @@ void ElementRows::AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>*
   Real scaled[kElementRows];
   Real negated[kElementRows];
   for (int e = 0; e < tet_count(); ++e) {
-    const Real* le = lambda + kElementRows * e;
     bool any = false;
     for (int r = 0; r < kElementRows; ++r) {
-      scaled[r] = dt * le[r];
+      const Real le = lambda[RowIndex(e, r)];
+      scaled[r] = dt * le;
       negated[r] = -scaled[r];
-      any |= le[r] != 0;
+      any |= le != 0;
     }
     if (!any) continue;
     ScatterForces(e, U_[e], B_[e], scaled, f);

@@ -32,14 +32,19 @@
 // sources' three rows (the shear rows then sit inactive, like inactive friction rows).
 //
 // Data layout: flat arrays per tet (node blocks, D_m⁻¹, U, B = D_m⁻¹V, the compliance), and for
-// the Schur products a packed copy of what they read (node blocks, U, B, C, one record per tet), so
-// a product is two passes over the tets and J is never stored row by row:
+// the Schur products a packed copy of what they read (node blocks, U, B, C), so a product is two
+// passes over the tets and J is never stored row by row. The products run kTetLanes tets at once
+// in SIMD lanes: the packed copy is a structure of arrays per group of kTetLanes tets, and the
+// element rows are numbered group by group, row-major within a group (row r of the group's tet l
+// at r·lanes + l, lanes = kTetLanes except in a shorter last group; RowIndex), so the lanes of a
+// row are adjacent in every vector of the solver. The products are:
 //   (J t): T = Uᵀ D_t B with D_t = [t1 − t0, t2 − t0, t3 − t0]; stretch T_ii, shear (T_ij +
 //   T_ji)/√2 (Jᵀx): X̂ = diag(x_stretch) with X̂_ij = X̂_ji = x_shear/√2; nodes 1..3 get the columns
 //   of
 //          U X̂ Bᵀ, node 0 minus their sum
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -54,6 +59,11 @@ namespace sim::nsn {
 /// Rows per tet: 3 stretch rows, then 3 shear rows.
 inline constexpr int kElementRows = 6;
 
+/// Tets per SIMD group of the Schur products (element_rows.h, data layout).
+inline constexpr int kTetLanes = 2;
+/// One number per tet of a group, as a GCC/Clang vector (SSE2 pairs, or AVX where enabled).
+using TetLanes = Real __attribute__((vector_size(kTetLanes * sizeof(Real))));
+
 class ElementRows {
  public:
   /// Sets up the tets of every soft body for a step: node blocks (particle p is block
@@ -64,17 +74,24 @@ class ElementRows {
   int tet_count() const { return static_cast<int>(block_.size()); }
   int row_count() const { return kElementRows * tet_count(); }
 
+  /// Index of row r (0..5) of tet e among the element rows (see the data layout above).
+  int RowIndex(int e, int r) const {
+    const int first = e - e % kTetLanes;
+    const int lanes = std::min(kTetLanes, tet_count() - first);
+    return kElementRows * first + r * lanes + e % kTetLanes;
+  }
+
   /// Stretches, rows, energy derivatives and compliance at block positions `x` [m].
   void Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode);
 
   /// Residual h and the Schur diagonal of the evaluated rows at block velocities `v` [m/s] with
-  /// the element multipliers `lambda` [N·m] (6 per tet): writes h and the diagonal of
+  /// the element multipliers `lambda` [N·m] (6 per tet, at RowIndex): writes h and the diagonal of
   /// A = J H⁻¹ Jᵀ + C + εI (`inv_mass`: H⁻¹'s linear diagonal per block). Returns max |E φ| (the
   /// strain error of the rows).
   Real Assemble(const std::vector<Vec3>& v, const Real* lambda, const std::vector<Vec3>& inv_mass,
                 Real regularization, Real* h, Real* diag);
 
-  /// lin[block] += (Jᵀ x) for the element part `x` (6 per tet).
+  /// lin[block] += (Jᵀ x) for the element part `x` (6 per tet, at RowIndex).
   void AddJt(const Real* x, std::vector<Vec3>* lin) const;
 
   /// y = J t (the rows applied to the block vectors `t`).
@@ -99,6 +116,12 @@ class ElementRows {
   void AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>* f) const;
 
  private:
+  using Lanes = TetLanes;
+  /// y[r] = the rows of group gi applied to the node vectors t (flat, 3 per block).
+  void GroupRates(int gi, const Real* t, Lanes* y) const;
+  /// The 6 rows of group gi of an element vector x as lanes (zero in padding lanes), and back.
+  void LoadGroupRows(int gi, const Real* x, Lanes* xs) const;
+  void StoreGroupRows(int gi, const Lanes* ys, Real* y) const;
   /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
   std::array<Vec3, 4> RowCoefficients(int e, int r) const;
   /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with rows U, B.
@@ -124,13 +147,20 @@ class ElementRows {
   std::vector<Vec3> shear_C_;    // C of the shear rows [1/kg]
   std::vector<Vec3> gradient_;   // V ∂Ψ/∂s [J]
   std::vector<Mat3> U_prev_, B_prev_;
-  // what the Schur products read, packed per tet
-  struct TetKernel {
-    std::array<int, 4> block;
-    Mat3 U, B, C;  // rows, and the stretch rows' C
-    Vec3 shear_C;
+  // what the Schur products read, packed per group of kTetLanes tets, one array of lanes per
+  // scalar; the rows (all that Jᵀx reads) apart from the compliance (only A x reads it). A
+  // shorter last group is padded with zero rows on node 0.
+  struct TetGroup {
+    int block[4][kTetLanes];
+    alignas(32) Real U[9][kTetLanes];  // U(r, c) at [3c + r]
+    Real B[9][kTetLanes];              // B(r, c) at [3c + r]
   };
-  std::vector<TetKernel> kernel_;
+  struct TetGroupCompliance {
+    alignas(32) Real stretch[6][kTetLanes];  // the stretch rows' C (symmetric): 00 11 22 01 02 12
+    Real shear[3][kTetLanes];                // the shear rows' C
+  };
+  std::vector<TetGroup> groups_;
+  std::vector<TetGroupCompliance> group_compliance_;
   Real dt_ = 0;
 };
 
