@@ -2,6 +2,7 @@
 // main window, and the unattended mode the smoke tests use:
 //   contact-studio [SCENE] [--compare A,B] [--frames N] [--screenshot FILE.png] [--exit]
 //                  [--drag X0,Y0,X1,Y1] [--keys LIST] [--open-after FILE] [--panels LIST]
+//                  [--size WxH]
 // Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
 // 2 usage error or no display.
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QPointF>
+#include <QSize>
 #include <QVulkanInstance>
 
 #include "engine/io/overrides.h"
@@ -40,6 +42,7 @@ struct StudioOptions {
   sim::ui::ScriptedRunOptions script;
   bool scripted = false;
   bool validation = false;
+  QSize size;  ///< window size from --size; empty: the window's default
 };
 
 
@@ -88,8 +91,10 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "exit", "Quit after the frames (exit code 1 when the scene failed to load).");
   const QCommandLineOption validation_option(
       "vulkan-validation", "Enable the Khronos validation layer (when installed).");
+  const QCommandLineOption size_option(
+      "size", "Window size in logical pixels (default 1280x800, shrunk to the screen).", "WxH");
   parser.addOptions({compare_option, panels_option, frames_option, screenshot_option, exit_option,
-                     drag_option, keys_option, open_after_option, validation_option});
+                     drag_option, keys_option, open_after_option, validation_option, size_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -164,6 +169,19 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
                      !options.script.open_after.isEmpty() || !options.script.keys.isEmpty();
   if (options.scripted && options.script.frames == 0) options.script.frames = kDefaultScriptFrames;
   options.validation = parser.isSet(validation_option);
+  if (parser.isSet(size_option)) {
+    const QStringList parts = parser.value(size_option).split(QLatin1Char('x'));
+    bool ok_width = false, ok_height = false;
+    const int width = parts.size() == 2 ? parts[0].toInt(&ok_width) : 0;
+    const int height = parts.size() == 2 ? parts[1].toInt(&ok_height) : 0;
+    if (!ok_width || !ok_height || width < 320 || height < 240 || width > 16384 || height > 16384) {
+      std::cerr << "contact-studio: error: --size expects WxH with W in [320, 16384] and H in "
+                   "[240, 16384], got '"
+                << parser.value(size_option).toStdString() << "'" << std::endl;
+      return std::nullopt;
+    }
+    options.size = QSize(width, height);
+  }
   return options;
 }
 
@@ -235,6 +253,7 @@ int main(int argc, char** argv) {
                        if (exit) app.exit(code);
                      });
   }
+  if (options->size.isValid()) window.resize(options->size);
   window.show();
   window.OpenScene(scene);
   return app.exec();
