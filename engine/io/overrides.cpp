@@ -123,6 +123,8 @@ constexpr ComplementarityScaling kScalings[] = {ComplementarityScaling::kEffecti
                                                 ComplementarityScaling::kTimeStepSquared};
 constexpr FemComplianceMode kComplianceModes[] = {FemComplianceMode::kProjected,
                                                   FemComplianceMode::kDiagonal};
+constexpr FemPreconditioner kFemPreconditioners[] = {FemPreconditioner::kJacobi,
+                                                     FemPreconditioner::kWoodbury};
 
 
 // solver.<field>: returns false with `*expected` set when the value is bad, and sets nothing
@@ -176,6 +178,10 @@ bool ApplySolverField(const std::string& field, const std::string& value, Solver
     *expected = "one of " + ChoiceList(kComplianceModes, FemComplianceModeName);
     return ParseChoice(value, kComplianceModes, FemComplianceModeName, &s->fem_compliance);
   }
+  if (field == "fem_preconditioner") {
+    *expected = "one of " + ChoiceList(kFemPreconditioners, FemPreconditionerName);
+    return ParseChoice(value, kFemPreconditioners, FemPreconditionerName, &s->fem_preconditioner);
+  }
   *known = false;
   return false;
 }
@@ -211,6 +217,7 @@ const std::vector<std::string>& OverridePaths() {
                                                   "solver.warm_start",
                                                   "solver.fem_compliance",
                                                   "solver.fem_shear_rows",
+                                                  "solver.fem_preconditioner",
                                                   "gravity",
                                                   "materials.<name>.friction",
                                                   "materials.<name>.density"};

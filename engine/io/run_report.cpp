@@ -94,6 +94,8 @@ void WriteSettings(const SolverSettings& s, JsonOut* out) {
   out->String(FemComplianceModeName(s.fem_compliance));
   out->Key("fem_shear_rows");
   out->Bool(s.fem_shear_rows);
+  out->Key("fem_preconditioner");
+  out->String(FemPreconditionerName(s.fem_preconditioner));
   out->Key("warm_start");
   out->Bool(s.warm_start);
   out->Key("contact_margin");

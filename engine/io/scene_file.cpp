@@ -69,7 +69,7 @@ void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* se
       solver,
       {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
        "preconditioner", "damping", "line_search", "regularization", "geometric_stiffness",
-       "contact_margin", "warm_start", "fem_compliance", "fem_shear_rows"},
+       "contact_margin", "warm_start", "fem_compliance", "fem_shear_rows", "fem_preconditioner"},
       "'solver'");
   reader.ReadString(solver, "name", &settings->name, what);
   static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
@@ -114,6 +114,11 @@ void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* se
                       {FemComplianceModeName(F::kDiagonal), F::kDiagonal}},
                      &settings->fem_compliance, what);
   reader.ReadBool(solver, "fem_shear_rows", &settings->fem_shear_rows, what);
+  using P = FemPreconditioner;
+  reader.ReadEnum<P>(solver, "fem_preconditioner",
+                     {{FemPreconditionerName(P::kJacobi), P::kJacobi},
+                      {FemPreconditionerName(P::kWoodbury), P::kWoodbury}},
+                     &settings->fem_preconditioner, what);
 }
 
 

@@ -63,6 +63,11 @@ const char* FemComplianceModeName(FemComplianceMode mode) {
 }
 
 
+const char* FemPreconditionerName(FemPreconditioner kind) {
+  return kind == FemPreconditioner::kWoodbury ? "woodbury" : "jacobi";
+}
+
+
 int Model::tet_count() const {
   int count = 0;
   for (const SoftBody& body : soft_bodies) count += body.tet_count();

@@ -82,6 +82,12 @@ enum class FemComplianceMode { kProjected = 0, kDiagonal };
 const char* FemMaterialModelName(FemMaterialModel model);   ///< "neo_hookean", "corotational"
 const char* FemComplianceModeName(FemComplianceMode mode);  ///< "projected", "diagonal"
 
+/// Preconditioner of the FEM element rows in the inner PCR/PCG solve: the Schur diagonal, or the
+/// exact inverse of the element block by the Woodbury identity (nsn/element_preconditioner.h).
+enum class FemPreconditioner { kJacobi = 0, kWoodbury };
+
+const char* FemPreconditionerName(FemPreconditioner kind);  ///< "jacobi", "woodbury"
+
 /// Solver settings of a scene. Defaults are those of digest nsn-and-friction.md §13 except
 /// where noted; every field can be overridden with `contact-sim run --set solver.<field>=...`.
 struct SolverSettings {
@@ -107,6 +113,8 @@ struct SolverSettings {
   /// FEM shear rows besides the three principal-stretch rows of §2.7 (element_rows.h: without
   /// them the Newton matrix lacks every element's shear stiffness)
   bool fem_shear_rows = true;
+  /// preconditioner of the element rows in PCR/PCG (woodbury: refactored at every Newton iterate)
+  FemPreconditioner fem_preconditioner = FemPreconditioner::kJacobi;
 };
 
 /// Global simulation options of a scene.

@@ -78,6 +78,12 @@ TEST(OverridesTest, EverySolverPathSetsItsField) {
   EXPECT_EQ(Applied("solver.fem_compliance=projected").options.solver.fem_compliance,
             FemComplianceMode::kProjected);
   EXPECT_FALSE(Applied("solver.fem_shear_rows=false").options.solver.fem_shear_rows);
+  EXPECT_EQ(Applied("solver.fem_preconditioner=woodbury").options.solver.fem_preconditioner,
+            FemPreconditioner::kWoodbury);
+  EXPECT_EQ(Applied("solver.fem_preconditioner=jacobi").options.solver.fem_preconditioner,
+            FemPreconditioner::kJacobi);
+  EXPECT_THAT(ErrorOf("solver.fem_preconditioner=ilu"),
+              HasSubstr("expected one of jacobi, woodbury"));
   EXPECT_THAT(ErrorOf("solver.fem_compliance=exact"),
               HasSubstr("solver.fem_compliance 'exact' is not valid: expected one of projected, "
                         "diagonal"));
@@ -149,7 +155,8 @@ TEST(OverridesTest, UnknownPathListsTheSupportedPaths) {
   EXPECT_THAT(error, HasSubstr("--set solver.tolerance=1e-6: error: unknown path "
                                "'solver.tolerance' (supported: solver.dt, "));
   EXPECT_THAT(error, HasSubstr("solver.contact_margin, solver.warm_start, solver.fem_compliance, "
-                               "solver.fem_shear_rows, gravity, materials.<name>.friction"));
+                               "solver.fem_shear_rows, solver.fem_preconditioner, gravity, "
+                               "materials.<name>.friction"));
   EXPECT_THAT(ErrorOf("camera.distance=3"), HasSubstr("unknown path 'camera.distance'"));
   EXPECT_THAT(ErrorOf("materials.wood.color=1"), HasSubstr("unknown path"));
   EXPECT_THAT(ErrorOf("solver.dt"), HasSubstr("expected PATH=VALUE"));

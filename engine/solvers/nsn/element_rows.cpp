@@ -458,6 +458,27 @@ void ElementRows::AppendTriplets(int row_offset, std::vector<Eigen::Triplet<Real
 }
 
 
+Eigen::Matrix<Real, kElementRows, 12> ElementRows::TetJacobian(int e) const {
+  Eigen::Matrix<Real, kElementRows, 12> J = Eigen::Matrix<Real, kElementRows, 12>::Zero();
+  for (int r = 0; r < kElementRows; ++r) {
+    if (r >= 3 && !shear_rows_) continue;
+    const std::array<Vec3, 4> coefficients = RowCoefficients(e, r);
+    for (int a = 0; a < 4; ++a) J.block<1, 3>(r, 3 * a) = coefficients[a].transpose();
+  }
+  return J;
+}
+
+
+Eigen::Matrix<Real, kElementRows, kElementRows> ElementRows::TetCompliance(
+    int e, Real regularization) const {
+  Eigen::Matrix<Real, kElementRows, kElementRows> C =
+      regularization * Eigen::Matrix<Real, kElementRows, kElementRows>::Identity();
+  C.topLeftCorner<3, 3>() += stretch_C_[e];
+  for (int p = 0; p < 3; ++p) C(3 + p, 3 + p) += shear_C_[e](p);
+  return C;
+}
+
+
 void ElementRows::KeepRows() {
   U_prev_ = U_;
   B_prev_ = B_;

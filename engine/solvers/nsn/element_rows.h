@@ -112,6 +112,13 @@ class ElementRows {
   /// Remembers the rows of the accepted iterate (the other end of the geometric-stiffness secant).
   void KeepRows();
 
+  /// The four node blocks of tet e.
+  const std::array<int, 4>& blocks(int e) const { return block_[e]; }
+  /// J of tet e's 6 rows on its 4 nodes (columns 3a + axis) [1/m]; inactive shear rows are zero.
+  Eigen::Matrix<Real, kElementRows, 12> TetJacobian(int e) const;
+  /// C + εI of tet e's 6 rows (the stretch block and the shear diagonal) [1/kg].
+  Eigen::Matrix<Real, kElementRows, kElementRows> TetCompliance(int e, Real regularization) const;
+
   /// f[block] += Δt (J(qⁿ⁺¹) − J(qⁿ))ᵀ λ: the element part of the secant of digest §10.
   void AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>* f) const;
 

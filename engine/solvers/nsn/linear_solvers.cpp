@@ -114,14 +114,59 @@ LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iteratio
 }
 
 
+// PCR with the operator's own preconditioner (SchurOperator::ApplyPreconditioner): the same
+// recurrences as SolvePcr with P Ap kept in w->q, one application of P per iteration
+LinearSolveStats SolvePcrPreconditioned(const SchurOperator& A, const VectorX& b, int iterations,
+                                        VectorX* x, LinearWorkspace* w,
+                                        std::vector<Real>* residuals,
+                                        std::vector<Real>* preconditioned) {
+  LinearSolveStats stats;
+  x->setZero();
+  w->r = b;
+  A.ApplyPreconditioner(w->r, &w->z);
+  w->p = w->z;
+  const Real rz0 = w->r.dot(w->z);
+  Real rz = rz0;
+  A.Apply(w->z, &w->Az);
+  w->Ap = w->Az;
+  Real rho = w->z.dot(w->Az);
+  A.ApplyPreconditioner(w->Ap, &w->q);
+  Real curvature = w->Ap.dot(w->q);
+  for (int k = 0; k < iterations; ++k) {
+    if (!(rho > kBreakdown) || rz <= kConvergedSquared * rz0) break;
+    if (!(curvature > kBreakdown)) {
+      stats.failed = !(curvature >= 0);
+      break;
+    }
+    const Real alpha = rho / curvature;
+    *x += alpha * w->p;
+    w->r -= alpha * w->Ap;
+    w->z -= alpha * w->q;
+    rz = w->r.dot(w->z);
+    ++stats.iterations;
+    if (residuals) residuals->push_back(w->r.norm());
+    if (preconditioned) preconditioned->push_back(std::sqrt(std::max<Real>(0, rz)));
+    if (k + 1 == iterations) break;
+    A.Apply(w->z, &w->Az);
+    const Real rho_next = w->z.dot(w->Az);
+    const Real beta = rho_next / rho;
+    rho = rho_next;
+    w->p = w->z + beta * w->p;
+    w->Ap = w->Az + beta * w->Ap;
+    A.ApplyPreconditioner(w->Ap, &w->q);
+    curvature = w->Ap.dot(w->q);
+  }
+  return stats;
+}
+
+
 LinearSolveStats SolvePcg(const SchurOperator& A, const VectorX& b, int iterations, VectorX* x,
                           LinearWorkspace* w, std::vector<Real>* residuals,
                           std::vector<Real>* preconditioned) {
   LinearSolveStats stats;
-  const VectorX& d = A.diagonal();
   x->setZero();
   w->r = b;
-  w->z = w->r.cwiseQuotient(d);
+  A.ApplyPreconditioner(w->r, &w->z);
   w->p = w->z;
   Real rz = w->r.dot(w->z);
   const Real rz0 = rz;
@@ -136,7 +181,7 @@ LinearSolveStats SolvePcg(const SchurOperator& A, const VectorX& b, int iteratio
     const Real alpha = rz / curvature;
     *x += alpha * w->p;
     w->r -= alpha * w->Ap;
-    w->z = w->r.cwiseQuotient(d);
+    A.ApplyPreconditioner(w->r, &w->z);
     const Real rz_next = w->r.dot(w->z);
     w->p = w->z + (rz_next / rz) * w->p;
     rz = rz_next;
@@ -230,6 +275,10 @@ LinearSolveStats SolveLinear(LinearSolverKind kind, const SchurOperator& A, cons
   if (n == 0) return {};
   switch (kind) {
     case LinearSolverKind::kPcr:
+      if (A.has_preconditioner()) {
+        return SolvePcrPreconditioned(A, b, iterations, x, workspace, residuals,
+                                      preconditioned_residuals);
+      }
       return SolvePcr(A, b, iterations, x, workspace, residuals, preconditioned_residuals);
     case LinearSolverKind::kPcg:
       return SolvePcg(A, b, iterations, x, workspace, residuals, preconditioned_residuals);

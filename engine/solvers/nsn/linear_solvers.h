@@ -5,6 +5,9 @@
 //        Alg. 6.20 in preconditioned form): minimizes ‖r‖_P = sqrt(rᵀ P r), so that norm
 //        decreases monotonically; 1 matvec and 2 inner products per iteration.
 //   PCG  preconditioned conjugate gradient, diagonal preconditioner (residual not monotone).
+//   PCR and PCG take the operator's own SPD preconditioner instead of the diagonal where it
+//   has one (SchurOperator::has_preconditioner; the FEM block of element_preconditioner.h):
+//   then one application of P per iteration besides the matvec.
 //   Jacobi  weighted Jacobi x ← x + ω D⁻¹(b − Ax), ω = 2/3 (the classical smoothing weight;
 //        ω = 1 diverges on stacked contacts, where the Schur diagonal is not dominant). It
 //        returns its best iterate and stops when the residual has grown 1e3-fold.
@@ -39,6 +42,12 @@ class SchurOperator {
   virtual void GaussSeidelSweep(const VectorX& b, VectorX* x) const = 0;
   /// A assembled as a sparse matrix (for the direct solver; may allocate).
   virtual Eigen::SparseMatrix<Real> AssembleMatrix() const = 0;
+  /// Whether PCR/PCG use ApplyPreconditioner instead of the diagonal.
+  virtual bool has_preconditioner() const { return false; }
+  /// z = P r with a fixed SPD P ≈ A⁻¹ (only called when has_preconditioner()).
+  virtual void ApplyPreconditioner(const VectorX& r, VectorX* z) const {
+    *z = r.cwiseQuotient(diagonal());
+  }
 };
 
 /// Scratch vectors of the iterative solvers, sized once.

@@ -700,6 +700,43 @@ Eigen::SparseMatrix<Real> NewtonSystem::AssembleMatrix() const {
 }
 
 
+bool NewtonSystem::has_preconditioner() const {
+  return settings_.fem_preconditioner == FemPreconditioner::kWoodbury &&
+         elements_.row_count() > 0 && element_preconditioner_.valid();
+}
+
+
+void NewtonSystem::ApplyPreconditioner(const VectorX& r, VectorX* z) const {
+  z->resize(size());
+  z->head(row_count()) = r.head(row_count()).cwiseQuotient(diag_.head(row_count()));
+  element_preconditioner_.Apply(r.data(), z->data());
+}
+
+
+void NewtonSystem::UpdatePreconditioner() {
+  if (settings_.fem_preconditioner != FemPreconditioner::kWoodbury || elements_.row_count() == 0) {
+    return;
+  }
+  // rows on one particle block (contacts with the ground, ...) join the exact block
+  std::vector<PointRow> point_rows;
+  for (int i = 0; i < row_count(); ++i) {
+    int block = -1, ends = 0;
+    Vec3 lin = Vec3::Zero();
+    for (const RowEnd& e : rows_[i].end) {
+      if (e.block < 0 || (e.lin.isZero() && e.ang.isZero())) continue;
+      if (!block_particle_[e.block] || (block >= 0 && e.block != block)) ends = 2;
+      block = e.block;
+      lin += e.lin;
+      ends = std::max(ends, 1);
+    }
+    if (ends == 1) point_rows.push_back({i, block, lin, c_diag_(i) + settings_.regularization});
+  }
+  // a failed factorization leaves the preconditioner invalid: PCR then uses the diagonal
+  element_preconditioner_.Update(elements_, block_inv_mass_, settings_.regularization, row_count(),
+                                 point_rows);
+}
+
+
 void NewtonSystem::BuildRhs(VectorX* b) const {
   // b = J H⁻¹ g − h (for the unknown x = ΔλΔt)
   ApplyInverseH(g_lin_, g_ang_, &scratch_lin2_, &scratch_ang2_);

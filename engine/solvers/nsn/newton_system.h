@@ -30,6 +30,7 @@
 #include "engine/core/math.h"
 #include "engine/model/model.h"
 #include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/solvers/nsn/element_preconditioner.h"
 #include "engine/solvers/nsn/element_rows.h"
 #include "engine/solvers/nsn/linear_solvers.h"
 #include "engine/state/contacts.h"
@@ -120,6 +121,14 @@ class NewtonSystem final : public SchurOperator {
   const VectorX& diagonal() const override { return diag_; }
   void GaussSeidelSweep(const VectorX& b, VectorX* x) const override;
   Eigen::SparseMatrix<Real> AssembleMatrix() const override;
+  /// With settings.fem_preconditioner = woodbury: blockdiag(D_other⁻¹, A_ee⁻¹), the diagonal on
+  /// the other rows and the exact element block (element_preconditioner.h) on the element rows.
+  bool has_preconditioner() const override;
+  void ApplyPreconditioner(const VectorX& r, VectorX* z) const override;
+
+  /// Refactors the element block of the preconditioner at the current iterate (after Assemble;
+  /// nothing without element rows or with the Jacobi setting).
+  void UpdatePreconditioner();
 
  private:
   struct ContactInfo {
@@ -217,6 +226,7 @@ class NewtonSystem final : public SchurOperator {
   std::vector<unsigned char> friction_active_;
   std::vector<JointRow> joint_scratch_;
   ElementRows elements_;  // rows [row_count(), size())
+  ElementPreconditioner element_preconditioner_;
 
   IterateErrors errors_;
 };
