@@ -19,6 +19,27 @@ int EntryIndex(const Eigen::SparseMatrix<Real>& m, int row, int col) {
 }  // namespace
 
 
+std::vector<PointRow> CollectPointRows(const std::vector<Row>& rows,
+                                       const std::vector<unsigned char>& block_particle,
+                                       const Eigen::Ref<const Eigen::VectorXd>& compliance,
+                                       Real regularization) {
+  std::vector<PointRow> point_rows;
+  for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
+    int block = -1;
+    bool single = true;
+    Vec3 lin = Vec3::Zero();
+    for (const RowEnd& e : rows[i].end) {
+      if (e.block < 0 || (e.lin.isZero() && e.ang.isZero())) continue;
+      single = single && block_particle[e.block] && (block < 0 || e.block == block);
+      block = e.block;
+      lin += e.lin;
+    }
+    if (single && block >= 0) point_rows.push_back({i, block, lin, compliance(i) + regularization});
+  }
+  return point_rows;
+}
+
+
 void ElementPreconditioner::Analyze(const std::vector<std::array<int, 4>>& node_dof,
                                     int dof_count) {
   // the lower triangle of K: every DOF's diagonal and the node pairs of every tet

@@ -36,6 +36,7 @@
 #include <Eigen/SparseCore>
 
 #include "engine/core/math.h"
+#include "engine/solvers/nsn/constraint_rows.h"
 #include "engine/solvers/nsn/element_rows.h"
 
 namespace sim::nsn {
@@ -49,6 +50,13 @@ struct PointRow {
   Vec3 lin = Vec3::Zero();
   Real compliance = 0;  ///< [1/kg]
 };
+
+/// The rows among `rows` whose used ends are all on one particle block (`block_particle`), with
+/// C' = `compliance` + `regularization`.
+std::vector<PointRow> CollectPointRows(const std::vector<Row>& rows,
+                                       const std::vector<unsigned char>& block_particle,
+                                       const Eigen::Ref<const Eigen::VectorXd>& compliance,
+                                       Real regularization);
 
 class ElementPreconditioner {
  public:

@@ -717,23 +717,11 @@ void NewtonSystem::UpdatePreconditioner() {
   if (settings_.fem_preconditioner != FemPreconditioner::kWoodbury || elements_.row_count() == 0) {
     return;
   }
-  // rows on one particle block (contacts with the ground, ...) join the exact block
-  std::vector<PointRow> point_rows;
-  for (int i = 0; i < row_count(); ++i) {
-    int block = -1, ends = 0;
-    Vec3 lin = Vec3::Zero();
-    for (const RowEnd& e : rows_[i].end) {
-      if (e.block < 0 || (e.lin.isZero() && e.ang.isZero())) continue;
-      if (!block_particle_[e.block] || (block >= 0 && e.block != block)) ends = 2;
-      block = e.block;
-      lin += e.lin;
-      ends = std::max(ends, 1);
-    }
-    if (ends == 1) point_rows.push_back({i, block, lin, c_diag_(i) + settings_.regularization});
-  }
-  // a failed factorization leaves the preconditioner invalid: PCR then uses the diagonal
+  // rows on one particle block (contacts with the ground, ...) join the exact block; a failed
+  // factorization leaves the preconditioner invalid: PCR then uses the diagonal
   element_preconditioner_.Update(elements_, block_inv_mass_, settings_.regularization, row_count(),
-                                 point_rows);
+                                 CollectPointRows(rows_, block_particle_, c_diag_.head(row_count()),
+                                                  settings_.regularization));
 }
 
 
