@@ -259,19 +259,31 @@ TEST(FemRowsTest, StretchRowsAreTheDerivativeOfTheirResidual) {
   std::printf("stretch rows vs central differences: largest error %.2e\n", largest_error);
 }
 
-TEST(FemRowsTest, SchurOperatorIsSymmetricAndMatchesTheAssembledMatrix) {
-  // A = J H⁻¹ Jᵀ + C + εI with the element rows and a contact: the matrix-free product equals the
-  // assembled matrix (the direct solver's), and is symmetric (yᵀAx = xᵀAy)
-  RowsFixture f = DeformedCell();
-  const Model& model = *f.scene.model;
+// the fixture's deformed positions and velocities
+State DeformedState(const RowsFixture& f) {
   State state = f.scene.initial_state;
   state.particle_x_W = f.x0;
   state.particle_v_W = f.v;
+  return state;
+}
+
+// particle 0 against the static world along a slanted normal (a contact row on one particle)
+Contacts SlantedContactOfParticleZero() {
   Contacts contacts;
   Contact c;
   c.a.particles[0] = 0;
   c.normal_W = Vec3(0.1, 0.2, 1).normalized();
   contacts.items.push_back(c);
+  return contacts;
+}
+
+TEST(FemRowsTest, SchurOperatorIsSymmetricAndMatchesTheAssembledMatrix) {
+  // A = J H⁻¹ Jᵀ + C + εI with the element rows and a contact: the matrix-free product equals the
+  // assembled matrix (the direct solver's), and is symmetric (yᵀAx = xᵀAy)
+  RowsFixture f = DeformedCell();
+  const Model& model = *f.scene.model;
+  const State state = DeformedState(f);
+  const Contacts contacts = SlantedContactOfParticleZero();
   nsn::NewtonSystem system;
   system.Begin(model, state, MakeControl(model), contacts, model.options.solver.dt);
   system.Assemble();
@@ -306,14 +318,8 @@ TEST(FemRowsTest, WoodburyPreconditionerInvertsTheElementAndPointRowsExactly) {
   model->options.solver.fem_preconditioner = FemPreconditioner::kWoodbury;
   model->particle_fixed.assign(model->particle_count(), 0);
   model->particle_fixed[7] = 1;  // its DOFs drop out of K
-  State state = f.scene.initial_state;
-  state.particle_x_W = f.x0;
-  state.particle_v_W = f.v;
-  Contacts contacts;
-  Contact c;
-  c.a.particles[0] = 0;
-  c.normal_W = Vec3(0.1, 0.2, 1).normalized();
-  contacts.items.push_back(c);
+  const State state = DeformedState(f);
+  const Contacts contacts = SlantedContactOfParticleZero();
   nsn::NewtonSystem system;
   system.Begin(*model, state, MakeControl(*model), contacts, model->options.solver.dt);
   system.Assemble();

@@ -114,6 +114,16 @@ LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iteratio
 }
 
 
+// the start of the preconditioned Krylov methods from x = 0: r = b, z = P r, p = z; returns rᵀz
+Real StartPreconditioned(const SchurOperator& A, const VectorX& b, VectorX* x, LinearWorkspace* w) {
+  x->setZero();
+  w->r = b;
+  A.ApplyPreconditioner(w->r, &w->z);
+  w->p = w->z;
+  return w->r.dot(w->z);
+}
+
+
 // PCR with the operator's own preconditioner (SchurOperator::ApplyPreconditioner): the same
 // recurrences as SolvePcr with P Ap kept in w->q, one application of P per iteration
 LinearSolveStats SolvePcrPreconditioned(const SchurOperator& A, const VectorX& b, int iterations,
@@ -121,11 +131,7 @@ LinearSolveStats SolvePcrPreconditioned(const SchurOperator& A, const VectorX& b
                                         std::vector<Real>* residuals,
                                         std::vector<Real>* preconditioned) {
   LinearSolveStats stats;
-  x->setZero();
-  w->r = b;
-  A.ApplyPreconditioner(w->r, &w->z);
-  w->p = w->z;
-  const Real rz0 = w->r.dot(w->z);
+  const Real rz0 = StartPreconditioned(A, b, x, w);
   Real rz = rz0;
   A.Apply(w->z, &w->Az);
   w->Ap = w->Az;
@@ -164,11 +170,7 @@ LinearSolveStats SolvePcg(const SchurOperator& A, const VectorX& b, int iteratio
                           LinearWorkspace* w, std::vector<Real>* residuals,
                           std::vector<Real>* preconditioned) {
   LinearSolveStats stats;
-  x->setZero();
-  w->r = b;
-  A.ApplyPreconditioner(w->r, &w->z);
-  w->p = w->z;
-  Real rz = w->r.dot(w->z);
+  Real rz = StartPreconditioned(A, b, x, w);
   const Real rz0 = rz;
   for (int k = 0; k < iterations; ++k) {
     if (!(rz > kBreakdown) || rz <= kConvergedSquared * rz0) break;
