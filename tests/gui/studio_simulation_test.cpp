@@ -324,9 +324,24 @@ TEST(StudioSimulationTest, FetchTomatoRunsAndItsScreenshotShowsRobotTomatoAndSca
   };
   const std::map<std::string, Vec3> softs = SoftBodyCentres(run.out);
   ASSERT_EQ(softs.count("tomato"), 1u) << RunReport(run);
-  const std::optional<Rgb> tomato = pixel_color(softs.at("tomato"));
-  ASSERT_TRUE(tomato.has_value()) << "tomato off screen at " << softs.at("tomato").transpose();
-  EXPECT_GT((*tomato)[0], (*tomato)[1] + 60) << "tomato drawn " << ToString(*tomato);
+  // the tomato's centre may be behind a gripper finger while it is held: red pixels in a 25 px
+  // square around its projected centre (the 35 mm tomato is about 10 px in radius here and covers
+  // 40 % of the square; an eighth is asked, so a finger may hide half of it)
+  const Vec3 tomato = softs.at("tomato");
+  const auto centre = camera.ProjectToPixel(tomato, view.width, view.height);
+  ASSERT_TRUE(centre.has_value()) << "tomato behind the camera at " << tomato.transpose();
+  int red = 0, samples = 0;
+  for (int dy = -12; dy <= 12; dy += 3) {
+    for (int dx = -12; dx <= 12; dx += 3) {
+      const Rgb c = MeanColor(image, view.x + static_cast<int>(centre->x()) + dx,
+                              view.y + static_cast<int>(centre->y()) + dy, 0);
+      red += c[0] > c[1] + 60;
+      ++samples;
+    }
+  }
+  std::cout << red << " of " << samples << " samples red around the tomato" << std::endl;
+  EXPECT_GE(red, samples / 8) << red << " of " << samples << " samples red around the tomato at "
+                              << centre->transpose();
   const std::map<std::string, Vec3> positions = ShapePositions(run.out);
   const Rgb far_ground = MeanColor(image, view.x + view.width / 2, view.y + 12, 3);
   for (const std::string name : {"table/0", "scale_housing", "fetch/torso_lift_link",
