@@ -133,8 +133,8 @@ struct StepSample {
   std::uint32_t status = kStepOk;
 };
 
-/// Number of status bits of StepStatus (kStepMaxIterations … kStepUnsupportedPair).
-inline constexpr int kStepStatusBits = 5;
+/// Number of status bits of StepStatus (kStepMaxIterations … kStepRunaway).
+inline constexpr int kStepStatusBits = 6;
 
 /// What the panels need of one lane.
 struct LaneSnapshot {

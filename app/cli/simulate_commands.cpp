@@ -323,7 +323,7 @@ int RunBench(const BenchOptions& options) {
         // a fast but wrong run fails (style §3.9)
         finite &= IsFinite(simulation->state());
       }
-      finite &= log.status.non_finite == 0;
+      finite &= log.status.non_finite == 0 && log.status.runaway == 0;
       if (!finite) exit_code = kExitInputError;
 
       // one row

@@ -60,7 +60,8 @@ struct BenchOptions {
 };
 
 /// `bench`: warm-up, save, then `repeat` × `steps` timed steps per scene × config (style §3.9).
-/// A run that ends non-finite is reported as FAILED and makes the exit code 1.
+/// A run that ends non-finite or runs away (StepStatus kStepRunaway) is reported as FAILED and
+/// makes the exit code 1.
 int RunBench(const BenchOptions& options);
 
 /// `render --steps`: steps the scene's own solver `steps` times from its initial state into

@@ -111,7 +111,8 @@ void WriteStatus(const StatusCounts& status, JsonOut* out) {
                                                 {"line_search_failed", status.line_search_failed},
                                                 {"non_finite", status.non_finite},
                                                 {"capacity_exceeded", status.capacity_exceeded},
-                                                {"unsupported_pair", status.unsupported_pair}};
+                                                {"unsupported_pair", status.unsupported_pair},
+                                                {"runaway", status.runaway}};
   for (const auto& [name, count] : counts) {
     out->Key(name);
     out->Int(count);
@@ -395,6 +396,7 @@ void StatusCounts::Add(std::uint32_t status) {
   if (status & kStepNonFinite) ++non_finite;
   if (status & kStepCapacityExceeded) ++capacity_exceeded;
   if (status & kStepUnsupportedPair) ++unsupported_pair;
+  if (status & kStepRunaway) ++runaway;
 }
 
 
@@ -404,7 +406,8 @@ std::string StatusCounts::ToString() const {
                                                 {"line_search_failed", line_search_failed},
                                                 {"non_finite", non_finite},
                                                 {"capacity_exceeded", capacity_exceeded},
-                                                {"unsupported_pair", unsupported_pair}};
+                                                {"unsupported_pair", unsupported_pair},
+                                                {"runaway", runaway}};
   std::string text;
   for (const auto& [name, count] : counts) {
     if (count == 0) continue;

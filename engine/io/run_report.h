@@ -35,6 +35,7 @@ struct StatusCounts {
   int non_finite = 0;
   int capacity_exceeded = 0;
   int unsupported_pair = 0;
+  int runaway = 0;
 
   void Add(std::uint32_t status);
   /// "ok 118, max_iterations 2": the non-zero counts, or "no steps".

@@ -15,7 +15,8 @@ std::string StepStatusString(std::uint32_t status) {
                 {kStepLineSearchFailed, "line_search_failed"},
                 {kStepNonFinite, "non_finite"},
                 {kStepCapacityExceeded, "capacity_exceeded"},
-                {kStepUnsupportedPair, "unsupported_pair"}};
+                {kStepUnsupportedPair, "unsupported_pair"},
+                {kStepRunaway, "runaway"}};
   std::string text;
   for (const auto& entry : kNames) {
     if (status & entry.bit) text += (text.empty() ? "" : ",") + std::string(entry.name);

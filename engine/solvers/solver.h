@@ -35,6 +35,10 @@ enum StepStatus : std::uint32_t {
   kStepCapacityExceeded = 1u << 3,
   /// A shape pair the collision stage cannot handle yet was skipped (reported once per pair).
   kStepUnsupportedPair = 1u << 4,
+  /// A body or particle ended the step faster than kRunawaySpeed (engine/step/pipeline.h): the
+  /// solve diverged while staying finite. The state is kept so the user sees it; raise
+  /// solver.linear_iterations, turn on solver.line_search or lower solver.dt.
+  kStepRunaway = 1u << 5,
 };
 
 /// Names of the bits set in `status`, comma-separated ("ok" for none).

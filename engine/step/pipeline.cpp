@@ -1,5 +1,7 @@
 #include "engine/step/pipeline.h"
 
+#include <algorithm>
+#include <string>
 #include <utility>
 
 #include "engine/collision/collision.h"
@@ -47,6 +49,18 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
     }
   } else {
     std::swap(*state, workspace->scratch);
+    // a diverging solve can stay finite for many steps: flag speeds no scene means
+    Real fastest = 0;
+    for (const Vec3& v : state->body_v_W) fastest = std::max(fastest, v.norm());
+    for (const Vec3& v : state->particle_v_W) fastest = std::max(fastest, v.norm());
+    if (fastest > kRunawaySpeed) {
+      report.status |= kStepRunaway;
+      if (report.message.empty()) {
+        report.message = "a body or particle moves at " + std::to_string(fastest) +
+                         " m/s: the solve diverged (raise solver.linear_iterations, turn on "
+                         "solver.line_search or lower solver.dt)";
+      }
+    }
   }
   report.total_ms = step_watch.ElapsedMs();
   return report;

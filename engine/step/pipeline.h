@@ -19,6 +19,10 @@
 
 namespace sim {
 
+/// Speed above which a body or particle is taken for a diverged solve (kStepRunaway) [m/s]: three
+/// times the speed of sound in air, beyond anything a robotics scene means to simulate.
+inline constexpr Real kRunawaySpeed = 1000;
+
 /// Buffers a step needs besides the caller's State; sized on the first step and reused.
 struct StepWorkspace {
   CollisionWorkspace collision;

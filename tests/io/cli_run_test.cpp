@@ -118,7 +118,7 @@ void ExpectRunSections(const JsonValue& run, int steps, const Model& model) {
   const JsonValue& status = *run.Find("status");
   ExpectKeys(status,
              {"ok", "max_iterations", "line_search_failed", "non_finite", "capacity_exceeded",
-              "unsupported_pair"},
+              "unsupported_pair", "runaway"},
              "status");
   for (const auto& [name, count] : status.members()) {
     EXPECT_GE(count.number(), 0) << name;

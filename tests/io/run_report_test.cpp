@@ -39,12 +39,15 @@ TEST(RunReportStatsTest, StatusCountsCountEveryBit) {
   counts.Add(kStepOk);
   counts.Add(kStepMaxIterations | kStepLineSearchFailed);
   counts.Add(kStepNonFinite);
+  counts.Add(kStepRunaway);
   EXPECT_EQ(counts.ok, 1);
+  EXPECT_EQ(counts.runaway, 1);
   EXPECT_EQ(counts.max_iterations, 1);
   EXPECT_EQ(counts.line_search_failed, 1);
   EXPECT_EQ(counts.non_finite, 1);
   EXPECT_EQ(counts.capacity_exceeded, 0);
-  EXPECT_EQ(counts.ToString(), "ok 1, max_iterations 1, line_search_failed 1, non_finite 1");
+  EXPECT_EQ(counts.ToString(),
+            "ok 1, max_iterations 1, line_search_failed 1, non_finite 1, runaway 1");
   EXPECT_EQ(StatusCounts().ToString(), "no steps");
 }
 

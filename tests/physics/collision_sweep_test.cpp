@@ -1,5 +1,7 @@
 // Speculative contacts from swept bounds (collision.h): a fast body meets a contact before it can
 // pass through a thin one within one step.
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "engine/model/model.h"
@@ -34,6 +36,33 @@ TEST(SweptBounds, FastSphereDoesNotTunnelThroughAThinWall) {
   }
   // and it was stopped (an inelastic impact: no rebound faster than it came)
   EXPECT_LT(sim.state().body_v_W[0].x(), 1e-6);
+}
+
+
+// a speed no scene means (here a free sphere launched at 1.5 km/s, as a diverged solve leaves a
+// body) is flagged kStepRunaway with a message; 20 m/s is not
+TEST(StepStatus, BodiesFasterThanTheRunawaySpeedAreFlagged) {
+  for (const Real speed : {20.0, 1.5 * kRunawaySpeed}) {
+    Model model = test_support::MakeEmptyModel(0.5);
+    model.options.gravity = Vec3::Zero();
+    State state;
+    ShapeGeometry ball;
+    ball.type = ShapeType::kSphere;
+    ball.radius = 0.02;
+    test_support::AddBody(&model, &state, "ball", ball, 0.03, Pose{Vec3(0, 0, 1), Quat::Identity()},
+                          Vec3(speed, 0, 0));
+    auto simulation =
+        Simulation::Create(std::make_shared<const Model>(std::move(model)), state, "nsn");
+    ASSERT_TRUE(simulation.ok());
+    const StepReport& report = simulation.value()->Step();
+    EXPECT_EQ(report.status & kStepNonFinite, 0u);
+    EXPECT_EQ((report.status & kStepRunaway) != 0, speed > kRunawaySpeed) << speed;
+    if (speed > kRunawaySpeed) {
+      EXPECT_NE(report.message.find("m/s: the solve diverged"), std::string::npos)
+          << report.message;
+      EXPECT_EQ(StepStatusString(report.status), "runaway");
+    }
+  }
 }
 
 }  // namespace
