@@ -5,8 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/geometry/collision_mesh.h"
-#include "engine/geometry/convex_hull.h"
 #include "engine/state/state.h"
 
 namespace sim::ui {
@@ -23,34 +21,6 @@ void Translate(const Vec3& offset, std::array<float, 3>* p) {
 }
 
 }  // namespace
-
-
-Real ShapeBoundingRadius(const ShapeGeometry& g) {
-  switch (g.type) {
-    case ShapeType::kBox:
-      return g.half_extents.norm();
-    case ShapeType::kSphere:
-      return g.radius;
-    case ShapeType::kCapsule:
-      return g.radius + g.half_length;
-    case ShapeType::kCylinder:
-      return std::hypot(g.radius, g.half_length);
-    case ShapeType::kConvexHull: {
-      Real r = 0;
-      if (g.hull != nullptr) {
-        for (const Vec3& v : g.hull->vertices) r = std::max(r, v.norm());
-      }
-      return r;
-    }
-    case ShapeType::kMesh:
-      return g.mesh != nullptr ? std::max(g.mesh->lower.norm(), g.mesh->upper.norm()) : 0;
-    case ShapeType::kPlane:
-    case ShapeType::kSdf:
-    case ShapeType::kNone:
-      break;
-  }
-  return 0;
-}
 
 
 void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* view) {
@@ -93,7 +63,9 @@ Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across) {
     const int body = model.shape_body[s];
     if (body == kWorldBody || model.body_static[body] != 0) continue;
     const Pose X_WS = state.body_X_WB[body] * model.shape_X_BS[s];
-    extend(X_WS.p, ShapeBoundingRadius(model.shape_geometry[s]));
+    // analytic fields have no finite bound: their origin stands for them
+    const Real radius = BoundingRadius(model.shape_geometry[s]);
+    extend(X_WS.p, std::isfinite(radius) ? radius : 0);
   }
   for (int p = 0; p < model.particle_count(); ++p) {
     extend(state.particle_x_W[p], model.particle_radius[p]);

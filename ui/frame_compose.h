@@ -15,10 +15,6 @@ struct State;
 
 namespace sim::ui {
 
-/// Radius of a ball around the shape frame's origin that holds the shape [m]; 0 for planes and
-/// analytic fields (unbounded or without a cheap bound).
-Real ShapeBoundingRadius(const ShapeGeometry& geometry);
-
 /// Appends the moving parts of `lane` (bodies' shapes and meshes, soft bodies, contacts) to
 /// `*view`, translated by `offset` [m]. Mesh assets are shared (deduplicated by pointer).
 void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* view);

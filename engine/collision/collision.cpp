@@ -24,7 +24,6 @@ namespace sim {
 
 namespace {
 
-using collision_internal::BoundingRadius;
 using collision_internal::HalfExtentsWorld;
 using collision_internal::Manifold;
 using collision_internal::PlacedShape;

@@ -187,36 +187,6 @@ void MeshAgainstField(const PlacedShape& a, const CollisionMesh& mesh, const Fie
 }  // namespace
 
 
-Real BoundingRadius(const ShapeGeometry& geometry) {
-  switch (geometry.type) {
-    case ShapeType::kSphere:
-      return geometry.radius;
-    case ShapeType::kBox:
-      return geometry.half_extents.norm();
-    case ShapeType::kCapsule:
-      return geometry.half_length + geometry.radius;
-    case ShapeType::kCylinder:
-      return std::hypot(geometry.half_length, geometry.radius);
-    case ShapeType::kConvexHull: {
-      Real radius = 0;
-      if (geometry.hull) {
-        for (const Vec3& v : geometry.hull->vertices) radius = std::max(radius, v.norm());
-      }
-      return radius;
-    }
-    case ShapeType::kMesh:
-      return geometry.mesh
-                 ? geometry.mesh->lower.cwiseAbs().cwiseMax(geometry.mesh->upper.cwiseAbs()).norm()
-                 : 0;
-    case ShapeType::kSdf:  // an analytic field may be unbounded
-    case ShapeType::kPlane:
-    case ShapeType::kNone:
-      break;
-  }
-  return std::numeric_limits<Real>::infinity();
-}
-
-
 PlacedShape PlaceShape(const Model& model, const State& state, int shape, Real dt) {
   const int body = model.shape_body[shape];
   const Pose X_WS = body == kWorldBody ? model.shape_X_BS[shape]

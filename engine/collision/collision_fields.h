@@ -52,10 +52,6 @@ struct FieldContact {
   }
 };
 
-/// Radius of a sphere around the shape origin that holds the shape [m]; infinite for planes and
-/// analytic fields.
-Real BoundingRadius(const ShapeGeometry& geometry);
-
 /// The shape's frame in world at `state`, with its body's motion over a step of `dt` [s].
 PlacedShape PlaceShape(const Model& model, const State& state, int shape, Real dt = 0);
 

@@ -3,6 +3,9 @@
 #include "engine/geometry/collision_mesh.h"
 #include "engine/geometry/convex_hull.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace sim {
@@ -322,6 +325,36 @@ Mat3 ShapeUnitInertia(const ShapeGeometry& shape, Real mass) {
       break;
   }
   return inertia;
+}
+
+
+Real BoundingRadius(const ShapeGeometry& geometry) {
+  switch (geometry.type) {
+    case ShapeType::kSphere:
+      return geometry.radius;
+    case ShapeType::kBox:
+      return geometry.half_extents.norm();
+    case ShapeType::kCapsule:
+      return geometry.half_length + geometry.radius;
+    case ShapeType::kCylinder:
+      return std::hypot(geometry.half_length, geometry.radius);
+    case ShapeType::kConvexHull: {
+      Real radius = 0;
+      if (geometry.hull) {
+        for (const Vec3& v : geometry.hull->vertices) radius = std::max(radius, v.norm());
+      }
+      return radius;
+    }
+    case ShapeType::kMesh:
+      return geometry.mesh
+                 ? geometry.mesh->lower.cwiseAbs().cwiseMax(geometry.mesh->upper.cwiseAbs()).norm()
+                 : 0;
+    case ShapeType::kSdf:  // an analytic field may be unbounded
+    case ShapeType::kPlane:
+    case ShapeType::kNone:
+      break;
+  }
+  return std::numeric_limits<Real>::infinity();
 }
 
 }  // namespace sim

@@ -51,6 +51,10 @@ struct ShapeGeometry {
   std::shared_ptr<const AnalyticSdf> sdf;     ///< kSdf
 };
 
+/// Radius of a sphere around the shape origin that holds the shape [m]; infinite for planes and
+/// analytic fields (collision bounds, the studio's lane spacing).
+Real BoundingRadius(const ShapeGeometry& geometry);
+
 /// Surface and bulk properties shared by shapes.
 struct Material {
   std::string name;

@@ -34,22 +34,6 @@ namespace {
 
 using namespace studio_test;  // NOLINT: the helpers of these tests
 
-// radius of a sphere around the shape's centre that contains it [m]
-double BoundingRadius(const ShapeGeometry& g) {
-  switch (g.type) {
-    case ShapeType::kBox:
-      return g.half_extents.norm();
-    case ShapeType::kSphere:
-      return g.radius;
-    case ShapeType::kCapsule:
-      return g.radius + g.half_length;
-    case ShapeType::kCylinder:
-      return std::hypot(g.radius, g.half_length);
-    default:
-      return 0;
-  }
-}
-
 Vec3 Translation(const VisualShape& shape) {
   return Vec3(shape.X_WS[3], shape.X_WS[7], shape.X_WS[11]);
 }
