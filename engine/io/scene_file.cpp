@@ -7,7 +7,6 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <numbers>
 #include <set>
 #include <sstream>
 
@@ -17,7 +16,6 @@
 
 namespace sim::io {
 
-constexpr double kDegToRad = std::numbers::pi / 180.0;
 
 // orientation from "quaternion_wxyz" or "rpy_deg" (URDF convention: R = Rz(yaw) Ry(pitch) Rx(roll))
 bool ReadOrientation(SceneReader& reader, const JsonValue& object, Quat* q,

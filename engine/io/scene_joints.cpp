@@ -3,7 +3,6 @@
 // body-fixed joint frames. The joint frame J sits at the anchor with the world's orientation at
 // the initial configuration, so every joint starts at position 0.
 #include <algorithm>
-#include <numbers>
 #include <set>
 
 #include "engine/io/scene_reader.h"
@@ -12,12 +11,8 @@ namespace sim::io {
 
 namespace {
 
-constexpr double kDegToRad = std::numbers::pi / 180.0;
-// joint limits, drive targets and rates beyond these are typos, not mechanisms
-constexpr double kMaxCoordinate = 1e4;
+// drive gains beyond this are typos, not mechanisms
 constexpr double kMaxGain = 1e12;
-// at most this many names are listed in "unknown name" messages
-constexpr int kMaxListedNames = 12;
 
 bool HasAxis(JointType type) {
   return type == JointType::kRevolute || type == JointType::kContinuous ||
@@ -139,7 +134,7 @@ bool ReadLimits(SceneReader& reader, const JsonValue& joint, JointType type, dou
   }
   Eigen::Vector2d range;
   const char* key = limits != nullptr ? "limits" : "limits_deg";
-  if (!reader.ReadArray<2>(joint, key, &range, what, -kMaxCoordinate, kMaxCoordinate)) {
+  if (!reader.ReadArray<2>(joint, key, &range, what, -kMaxJointCoordinate, kMaxJointCoordinate)) {
     return false;
   }
   if (range[0] > range[1]) {
@@ -186,11 +181,11 @@ bool ReadInitialPosition(SceneReader& reader, const JsonValue& joint, JointType 
                                "'initial_position', not 'initial_position_deg'");
     return false;
   }
-  bool ok =
-      reader.ReadNumber(joint, "initial_position", initial, -kMaxCoordinate, kMaxCoordinate, what);
+  bool ok = reader.ReadNumber(joint, "initial_position", initial, -kMaxJointCoordinate,
+                              kMaxJointCoordinate, what);
   double in_degrees = 0;
-  ok &= reader.ReadNumber(joint, "initial_position_deg", &in_degrees, -kMaxCoordinate,
-                          kMaxCoordinate, what);
+  ok &= reader.ReadNumber(joint, "initial_position_deg", &in_degrees, -kMaxJointCoordinate,
+                          kMaxJointCoordinate, what);
   if (degrees != nullptr) *initial = in_degrees * kDegToRad;
   return ok;
 }
@@ -350,8 +345,8 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
       ok &= reader.ReadString(*value, "joint", &mimic.leader, mimic_what);
       ok &= reader.ReadNumber(*value, "multiplier", &mimic.multiplier, -kMaxGain, kMaxGain,
                               mimic_what);
-      ok &= reader.ReadNumber(*value, "offset", &mimic.offset, -kMaxCoordinate, kMaxCoordinate,
-                              mimic_what);
+      ok &= reader.ReadNumber(*value, "offset", &mimic.offset, -kMaxJointCoordinate,
+                              kMaxJointCoordinate, mimic_what);
       mimic.at = value;
       mimic.what = what;
     } else {
@@ -410,8 +405,8 @@ bool ReadDriveObject(SceneReader& reader, const JsonValue& value, bool angular, 
       drive_what);
   bool ok = reader.ReadNumber(value, "stiffness", &drive->stiffness, 0, kMaxGain, drive_what);
   ok &= reader.ReadNumber(value, "damping", &drive->damping, 0, kMaxGain, drive_what);
-  ok &= reader.ReadNumber(value, "target_velocity", &drive->target_velocity, -kMaxCoordinate,
-                          kMaxCoordinate, drive_what);
+  ok &= reader.ReadNumber(value, "target_velocity", &drive->target_velocity, -kMaxJointCoordinate,
+                          kMaxJointCoordinate, drive_what);
   const JsonValue* degrees = value.Find("target_position_deg");
   if (degrees != nullptr && value.Find("target_position") != nullptr) {
     reader.Error(*degrees,
@@ -424,11 +419,11 @@ bool ReadDriveObject(SceneReader& reader, const JsonValue& value, bool angular, 
                                "'target_position', not 'target_position_deg'");
     return false;
   }
-  ok &= reader.ReadNumber(value, "target_position", &drive->target_position, -kMaxCoordinate,
-                          kMaxCoordinate, drive_what);
+  ok &= reader.ReadNumber(value, "target_position", &drive->target_position, -kMaxJointCoordinate,
+                          kMaxJointCoordinate, drive_what);
   double target_deg = 0;
-  ok &= reader.ReadNumber(value, "target_position_deg", &target_deg, -kMaxCoordinate,
-                          kMaxCoordinate, drive_what);
+  ok &= reader.ReadNumber(value, "target_position_deg", &target_deg, -kMaxJointCoordinate,
+                          kMaxJointCoordinate, drive_what);
   if (degrees != nullptr) drive->target_position = target_deg * kDegToRad;
   return ok;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <numbers>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,13 @@
 #include "engine/state/state.h"
 
 namespace sim::io {
+
+/// Degrees to radians, for the scene keys ending in `_deg`.
+inline constexpr double kDegToRad = std::numbers::pi / 180.0;
+/// Joint positions, limits and drive targets beyond this are typos, not mechanisms [rad or m].
+inline constexpr double kMaxJointCoordinate = 1e4;
+/// At most this many names are listed in "unknown name" messages.
+inline constexpr int kMaxListedNames = 12;
 
 /// "a, b, c" for messages.
 std::string Join(const std::vector<std::string>& words);

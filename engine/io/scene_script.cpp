@@ -5,7 +5,6 @@
 // and a joint name may hold '*' wildcards ("*/knee_l" targets the left knee of every robot).
 // Keyframes become one track per joint in Model::joint_script.
 #include <map>
-#include <numbers>
 
 #include "engine/io/scene_reader.h"
 
@@ -13,13 +12,8 @@ namespace sim::io {
 
 namespace {
 
-constexpr double kDegToRad = std::numbers::pi / 180.0;
 // a script longer than a day of simulated time is a typo
 constexpr double kMaxScriptTime = 86400;
-// targets beyond this are typos, not joint positions [rad|m]
-constexpr double kMaxTarget = 1e4;
-// at most this many joint names are listed in "unknown joint" messages
-constexpr int kMaxListedJoints = 12;
 
 // '*' matches any run of characters (including '/'); everything else matches itself
 bool GlobMatch(const char* pattern, const char* name) {
@@ -46,7 +40,7 @@ std::string DrivableJoints(const Model& model) {
   int more = 0;
   for (int j = 0; j < model.joint_count(); ++j) {
     if (!Drivable(model, j)) continue;
-    if (static_cast<int>(names.size()) < kMaxListedJoints) {
+    if (static_cast<int>(names.size()) < kMaxListedNames) {
       names.push_back(model.joint_name[j]);
     } else {
       ++more;
@@ -72,8 +66,8 @@ bool ReadTargets(SceneReader& reader, const JsonValue& keyframe, const char* key
   bool ok = true;
   for (const auto& [pattern, value] : targets->members()) {
     double target = 0;
-    if (!reader.ReadNumber(*targets, pattern.c_str(), &target, -kMaxTarget, kMaxTarget,
-                           what + " target")) {
+    if (!reader.ReadNumber(*targets, pattern.c_str(), &target, -kMaxJointCoordinate,
+                           kMaxJointCoordinate, what + " target")) {
       ok = false;
       continue;
     }
