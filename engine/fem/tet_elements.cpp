@@ -44,6 +44,16 @@ Real ActivationScale(const SoftBody& body, Real time) {
 }
 
 
+TetRest GrownTetRest(const SoftBody& body, int t, Real scale) {
+  if (body.tet_growth.empty() || scale == 0) {
+    return {body.tet_rest_inverse[t], body.tet_rest_volume[t]};
+  }
+  const Mat3 growth = Mat3::Identity() + scale * (body.tet_growth[t] - Mat3::Identity());
+  return {body.tet_rest_inverse[t] * growth.inverse(),
+          growth.determinant() * body.tet_rest_volume[t]};
+}
+
+
 Mat3 TetDeformationGradient(const SoftBody& body, int t, const std::vector<Vec3>& x) {
   return EdgeMatrix(body.tets[t], x) * body.tet_rest_inverse[t];
 }
@@ -56,8 +66,9 @@ Real CalcSoftBodyEnergy(const Model& model, int s, const std::vector<Vec3>& x, R
   Real energy = 0;
   for (int t = 0; t < body.tet_count(); ++t) {
     const Real activation = body.tet_activation.empty() ? 0 : scale * body.tet_activation[t];
-    energy += body.tet_rest_volume[t] *
-              CalcEnergyDensity(material, TetDeformationGradient(body, t, x), activation);
+    const TetRest rest = GrownTetRest(body, t, scale);
+    const Mat3 F = EdgeMatrix(body.tets[t], x) * rest.inverse;  // the elastic part F G⁻¹
+    energy += rest.volume * CalcEnergyDensity(material, F, activation);
   }
   return energy;
 }
@@ -70,9 +81,11 @@ void AddSoftBodyElasticForces(const Model& model, int s, const std::vector<Vec3>
   const Real scale = ActivationScale(body, time);
   for (int t = 0; t < body.tet_count(); ++t) {
     const Real activation = body.tet_activation.empty() ? 0 : scale * body.tet_activation[t];
-    const Mat3 P = CalcFirstPiolaStress(material, TetDeformationGradient(body, t, x), activation);
-    // [f1 f2 f3] = −V P D_m⁻ᵀ, f0 = −(f1 + f2 + f3)
-    const Mat3 f = -body.tet_rest_volume[t] * P * body.tet_rest_inverse[t].transpose();
+    const TetRest rest = GrownTetRest(body, t, scale);
+    const Mat3 F = EdgeMatrix(body.tets[t], x) * rest.inverse;  // the elastic part F G⁻¹
+    const Mat3 P = CalcFirstPiolaStress(material, F, activation);
+    // [f1 f2 f3] = −V P D_m⁻ᵀ, f0 = −(f1 + f2 + f3), with the grown rest data
+    const Mat3 f = -rest.volume * P * rest.inverse.transpose();
     const std::array<int, 4>& tet = body.tets[t];
     for (int k = 0; k < 3; ++k) {
       (*forces)[tet[k + 1]] += f.col(k);

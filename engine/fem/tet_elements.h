@@ -26,7 +26,17 @@ FemMaterialParameters SoftBodyMaterial(const SoftBody& body);
 /// `activation_ramp_time`, then 1.
 Real ActivationScale(const SoftBody& body, Real time);
 
-/// Deformation gradient of tet `t` of `body` for particle positions `x` (all particles) [-].
+/// Rest data of tet `t` with its activation growth at ramp fraction `scale` (ActivationScale):
+/// G = I + scale (G_full − I), D_m⁻¹ G⁻¹ maps the deformed edges to the elastic part F_e = F G⁻¹,
+/// and the grown volume det(G)·V_e weights its energy. Without growth, the rest data unchanged.
+struct TetRest {
+  Mat3 inverse;  ///< D_m⁻¹ G⁻¹ [1/m]
+  Real volume;   ///< det(G) V_e [m³]
+};
+TetRest GrownTetRest(const SoftBody& body, int t, Real scale);
+
+/// Deformation gradient of tet `t` of `body` for particle positions `x` (all particles) [-],
+/// measured from the mesh's rest shape (the activation growth included: what the viewport shows).
 Mat3 TetDeformationGradient(const SoftBody& body, int t, const std::vector<Vec3>& x);
 
 /// Elastic energy of soft body `s` [J] for particle positions `x`, activation at `time` [s].

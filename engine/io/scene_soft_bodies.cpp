@@ -3,8 +3,8 @@
 // file (Gmsh, TetGen, VTK), from a closed surface file or from a primitive, both tetrahedralized
 // with TetGen (tetrahedralize.h). Node selections (a box in world coordinates at the initial
 // pose, or node indices in the mesh's order) fix nodes and attach them to bodies; tet selections
-// (centroid in a box, or tet indices) carry an activation pressure. Every problem is reported at
-// its JSON value. The keys are documented in docs/scene-format.md.
+// (centroid in a box, or tet indices) carry an activation: a pressure and/or a growth. Every
+// problem is reported at its JSON value. The keys are documented in docs/scene-format.md.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -236,22 +236,46 @@ bool ReadNodeSelection(SceneReader& reader, const JsonValue& selection, const st
   return true;
 }
 
-// the activation entries [{"tets": [...] | "box": {...}, "pressure": Pa}], into per-tet pressures
+// the activation entries [{"tets": [...] | "box": {...}, "pressure": Pa, "stretch": s,
+// "direction": [x, y, z]}] into per-tet pressures and growths. The direction is in the mesh's own
+// frame, the material space of the rest positions; without it the growth is isotropic. Growths
+// of several entries on one tet compose.
 bool ReadActivation(SceneReader& reader, const JsonValue& list, const std::string& what,
                     const TetMesh& mesh, const std::vector<Vec3>& x, SoftBody* body) {
   if (!reader.ExpectType(list, JsonValue::Type::kArray, what)) return false;
   body->tet_activation.assign(mesh.tet_count(), 0);
+  std::vector<Mat3> growth(mesh.tet_count(), Mat3::Identity());
+  bool grows = false;
   for (std::size_t i = 0; i < list.items().size(); ++i) {
     const JsonValue& entry = list.items()[i];
     const std::string name = what + " entry " + std::to_string(i);
     if (!reader.ExpectType(entry, JsonValue::Type::kObject, name)) return false;
-    reader.CheckKeys(entry, {"tets", "box", "pressure"}, name);
-    double pressure = 0;
-    if (entry.Find("pressure") == nullptr) {
-      reader.Error(entry, name + " needs a 'pressure' [Pa]");
+    reader.CheckKeys(entry, {"tets", "box", "pressure", "stretch", "direction"}, name);
+    if (entry.Find("pressure") == nullptr && entry.Find("stretch") == nullptr) {
+      reader.Error(entry, name + " needs a 'pressure' [Pa] or a 'stretch' [-]");
       return false;
     }
+    if (entry.Find("direction") != nullptr && entry.Find("stretch") == nullptr) {
+      reader.Error(*entry.Find("direction"), name + " gives a 'direction' without a 'stretch'");
+      return false;
+    }
+    double pressure = 0;
+    double stretch = 1;
+    Vec3 direction = Vec3::Zero();
     if (!reader.ReadNumber(entry, "pressure", &pressure, -1e9, 1e9, name)) return false;
+    // beyond a factor of 3 either way the grown tets are no longer what the solver handles
+    if (!reader.ReadNumber(entry, "stretch", &stretch, 1.0 / 3, 3, name)) return false;
+    if (!reader.ReadArray<3>(entry, "direction", &direction, name, -1e6, 1e6)) return false;
+    if (entry.Find("direction") != nullptr && !(direction.norm() > 1e-12)) {
+      reader.Error(*entry.Find("direction"), name + " 'direction' must not be zero");
+      return false;
+    }
+    // G = I + (s − 1) d dᵀ along the unit direction in material space, or s I
+    Mat3 entry_growth = stretch * Mat3::Identity();
+    if (entry.Find("direction") != nullptr) {
+      const Vec3 d = direction.normalized();
+      entry_growth = Mat3::Identity() + (stretch - 1) * d * d.transpose();
+    }
     std::set<int> chosen;
     const JsonValue* ids = entry.Find("tets");
     const JsonValue* box = entry.Find("box");
@@ -278,8 +302,13 @@ bool ReadActivation(SceneReader& reader, const JsonValue& list, const std::strin
       reader.Error(entry, name + " selects no tet (no tet centroid lies in the box)");
       return false;
     }
-    for (int t : chosen) body->tet_activation[t] += pressure;
+    for (int t : chosen) {
+      body->tet_activation[t] += pressure;
+      growth[t] = entry_growth * growth[t];
+    }
+    grows |= stretch != 1;
   }
+  if (grows) body->tet_growth = std::move(growth);
   return true;
 }
 

@@ -215,7 +215,12 @@ struct SoftBody {
   std::vector<Real> tet_rest_volume;   ///< rest volume per tet [m³] (InitSoftBodyElements)
   /// activation pressure p per tet [Pa] (Ψ_act = −p(J − 1), PneuNet inflation); empty: none
   std::vector<Real> tet_activation;
-  /// the activation grows linearly from 0 to tet_activation over this time [s] (0: at once)
+  /// activation growth G per tet (material space; PneuNet chambers): the tet's rest shape
+  /// becomes G·D_m, so only the elastic part F_e = F G⁻¹ stores energy, per grown volume
+  /// det(G)·V_e (multiplicative growth). Uniaxial I + (s − 1) d dᵀ or isotropic s·I; empty: none
+  std::vector<Mat3> tet_growth;
+  /// the activation (pressure and growth) ramps linearly from none to full over this time [s]
+  /// (0: at once)
   Real activation_ramp_time = 0;
 
   int tet_count() const { return static_cast<int>(tets.size()); }

@@ -2,6 +2,7 @@
 // through TetGen (volumes preserved, located failures), structured box meshes, and the tetmesh
 // keys (material model, damping, fixed nodes, attachments, activation) with a located diagnostic
 // for every mistake.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -124,6 +125,32 @@ Expected<Scene> Parse(const std::string& object, const std::string& extra_object
   return ParseScene(R"({"objects": [)" + object + extra_objects + "]}", "soft.json");
 }
 
+TEST(SoftBodySceneTest, ActivationGrowthAlongADirectionAndIsotropic) {
+  // tets with centroid x > 0 grow by 1.5 along the mesh's (unnormalized) z; all grow by 1.1 in
+  // every direction; the two compose on the tets they share
+  Expected<Scene> scene = Parse(R"({"name": "finger", "type": "tetmesh", "primitive": "box",
+      "size": [0.2, 0.1, 0.1], "cells": [4, 2, 2], "rpy_deg": [90, 0, 0],
+      "activation": [{"box": {"min": [0, -1, -1], "max": [1, 1, 1]}, "stretch": 1.5,
+                      "direction": [0, 0, 3]},
+                     {"tets": [0, 1], "stretch": 1.1}]})");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const SoftBody& body = scene->model->soft_bodies[0];
+  ASSERT_EQ(static_cast<int>(body.tet_growth.size()), body.tet_count());
+  const Mat3 along_z = Vec3(1, 1, 1.5).asDiagonal();
+  int grown = 0;
+  for (const Mat3& g : body.tet_growth) grown += (g - along_z).norm() < 1e-12;
+  EXPECT_EQ(grown, body.tet_count() / 2);
+  // tets 0 and 1: 1.1 I, times 1.5 along z where they lie at x > 0 (the direction is in the
+  // mesh's frame, so the object's rotation does not turn it)
+  for (int t : {0, 1}) {
+    const Mat3& g = body.tet_growth[t];
+    EXPECT_TRUE((g - 1.1 * Mat3::Identity()).norm() < 1e-12 || (g - 1.1 * along_z).norm() < 1e-12);
+  }
+  EXPECT_TRUE(body.tet_activation.empty() ||
+              std::all_of(body.tet_activation.begin(), body.tet_activation.end(),
+                          [](Real p) { return p == 0; }));
+}
+
 TEST(SoftBodySceneTest, PrimitivesMaterialAndSelections) {
   Expected<Scene> scene = Parse(R"({"name": "jelly", "type": "tetmesh", "primitive": "box",
       "size": [0.2, 0.1, 0.1], "cells": [4, 2, 2], "position": [0, 0, 0.05],
@@ -154,6 +181,8 @@ TEST(SoftBodySceneTest, PrimitivesMaterialAndSelections) {
   int active = 0;
   for (Real p : body.tet_activation) active += p == 1000;
   EXPECT_EQ(active, body.tet_count() / 2);
+  // no growth unless a stretch is given
+  EXPECT_TRUE(body.tet_growth.empty());
   // attachments: node 22, the centre node (2, 1, 1) of the structured mesh, compliant, and the
   // 3 × 3 nodes of the face x = 0.1, rigid
   ASSERT_EQ(model.attachment_count(), 10);
@@ -204,7 +233,17 @@ TEST(SoftBodySceneTest, MistakesAreLocated) {
   EXPECT_THAT(Errors(box + R"("fixed": {"nodes": [5000]}})"),
               HasSubstr("error: object 'b' 'fixed' 'nodes' has an entry that is not an index"));
   EXPECT_THAT(Errors(box + R"("activation": [{"tets": [0]}]})"),
-              HasSubstr("error: object 'b' 'activation' entry 0 needs a 'pressure' [Pa]"));
+              HasSubstr("error: object 'b' 'activation' entry 0 needs a 'pressure' [Pa] or a "
+                        "'stretch' [-]"));
+  EXPECT_THAT(
+      Errors(box + R"("activation": [{"tets": [0], "pressure": 1, "direction": [1, 0, 0]}]})"),
+      HasSubstr("error: object 'b' 'activation' entry 0 gives a 'direction' without a "
+                "'stretch'"));
+  EXPECT_THAT(
+      Errors(box + R"("activation": [{"tets": [0], "stretch": 1.1, "direction": [0, 0, 0]}]})"),
+      HasSubstr("error: object 'b' 'activation' entry 0 'direction' must not be zero"));
+  EXPECT_THAT(Errors(box + R"("activation": [{"tets": [0], "stretch": 4}]})"),
+              HasSubstr("error: object 'b' 'activation' entry 0 'stretch'"));
   EXPECT_THAT(Errors(plain_box + R"("cells": [2.5, 1, 1]})"),
               HasSubstr("error: object 'b' 'cells' must be whole numbers"));
   EXPECT_THAT(Errors(box + R"("attachments": [{"body": "nobody", "nodes": [0]}]})"),

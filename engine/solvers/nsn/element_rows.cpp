@@ -116,8 +116,9 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
     for (int e = 0; e < body.tet_count(); ++e, ++t) {
       for (int k = 0; k < 4; ++k) block_[t][k] = body_count + body.tets[e][k];
       body_[t] = s;
-      rest_inverse_[t] = body.tet_rest_inverse[e];
-      volume_[t] = body.tet_rest_volume[e];
+      const TetRest rest = GrownTetRest(body, e, scale);  // the activation growth, if any
+      rest_inverse_[t] = rest.inverse;
+      volume_[t] = rest.volume;
       activation_[t] = body.tet_activation.empty() ? 0 : scale * body.tet_activation[e];
     }
   }

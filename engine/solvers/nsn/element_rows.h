@@ -142,7 +142,7 @@ class ElementRows {
   // per tet: static data
   std::vector<std::array<int, 4>> block_;
   std::vector<int> body_;
-  std::vector<Mat3> rest_inverse_;  // D_m⁻¹ [1/m]
+  std::vector<Mat3> rest_inverse_;  // D_m⁻¹ G⁻¹ (G the activation growth) [1/m]
   std::vector<Real> volume_;        // V_e [m³]
   std::vector<Real> activation_;    // p [Pa] at the step's end
   // per tet: the current iterate
