@@ -16,25 +16,35 @@ int EntryIndex(const Eigen::SparseMatrix<Real>& m, int row, int col) {
   return static_cast<int>(std::lower_bound(begin, end, row) - m.innerIndexPtr());
 }
 
+// value index of entry (row, col), or −1 if the pattern lacks it
+int FindEntry(const Eigen::SparseMatrix<Real>& m, int row, int col) {
+  const int* begin = m.innerIndexPtr() + m.outerIndexPtr()[col];
+  const int* end = m.innerIndexPtr() + m.outerIndexPtr()[col + 1];
+  const int* it = std::lower_bound(begin, end, row);
+  return it != end && *it == row ? static_cast<int>(it - m.innerIndexPtr()) : -1;
+}
+
 }  // namespace
 
 
 std::vector<PointRow> CollectPointRows(const std::vector<Row>& rows,
                                        const std::vector<unsigned char>& block_particle,
                                        const Eigen::Ref<const Eigen::VectorXd>& compliance,
+                                       const Eigen::Ref<const Eigen::VectorXd>& rigid_inverse_mass,
                                        Real regularization) {
   std::vector<PointRow> point_rows;
   for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
-    int block = -1;
-    bool single = true;
-    Vec3 lin = Vec3::Zero();
+    PointRow point;
+    point.row = i;
     for (const RowEnd& e : rows[i].end) {
-      if (e.block < 0 || (e.lin.isZero() && e.ang.isZero())) continue;
-      single = single && block_particle[e.block] && (block < 0 || e.block == block);
-      block = e.block;
-      lin += e.lin;
+      if (e.block < 0 || !block_particle[e.block] || e.lin.isZero()) continue;
+      point.block[point.count] = e.block;
+      point.lin[point.count] = e.lin;
+      ++point.count;
     }
-    if (single && block >= 0) point_rows.push_back({i, block, lin, compliance(i) + regularization});
+    if (point.count == 0) continue;
+    point.compliance = compliance(i) + regularization + rigid_inverse_mass(i);
+    point_rows.push_back(point);
   }
   return point_rows;
 }
@@ -129,18 +139,51 @@ bool ElementPreconditioner::Update(const ElementRows& rows, const std::vector<Ve
       if (entry[i] >= 0) values[entry[i]] += stiffness.data()[i];
     }
   }
-  // point rows: J_iᵀ J_i / C'_i on their particle's diagonal block
+  // point rows: J_iᵀ J_i / C'_i on their particles' blocks (the ends on fixed nodes drop out;
+  // ends on nodes that share no tet would need entries K lacks: such a row stays diagonal)
   point_rows_.clear();
+  std::vector<int> entries;
   for (const PointRow& row : point_rows) {
-    const int dof = row.block < static_cast<int>(block_dof.size()) ? block_dof[row.block] : -2;
-    if (dof < 0 || !(row.compliance > 0)) continue;
-    point_rows_.push_back(row);
-    point_rows_.back().block = dof;
-    for (int k = 0; k < 3; ++k) {
-      for (int l = 0; l <= k; ++l) {
-        values[EntryIndex(K_, dof + k, dof + l)] += row.lin(k) * row.lin(l) / row.compliance;
+    if (!(row.compliance > 0)) continue;
+    PointRow kept = row;
+    kept.count = 0;
+    for (int a = 0; a < row.count; ++a) {
+      const int dof =
+          row.block[a] < static_cast<int>(block_dof.size()) ? block_dof[row.block[a]] : -2;
+      if (dof < 0) continue;
+      kept.block[kept.count] = dof;
+      kept.lin[kept.count] = row.lin[a];
+      ++kept.count;
+    }
+    if (kept.count == 0) continue;
+    // the lower-triangle entries of the row's DOF pairs: all present, or the row is skipped
+    entries.clear();
+    bool present = true;
+    for (int a = 0; a < kept.count && present; ++a) {
+      for (int b = 0; b < kept.count && present; ++b) {
+        for (int k = 0; k < 3 && present; ++k) {
+          for (int l = 0; l < 3 && present; ++l) {
+            const int i = kept.block[a] + k, j = kept.block[b] + l;
+            if (i < j) continue;
+            entries.push_back(FindEntry(K_, i, j));
+            present = entries.back() >= 0;
+          }
+        }
       }
     }
+    if (!present) continue;
+    int n = 0;
+    for (int a = 0; a < kept.count; ++a) {
+      for (int b = 0; b < kept.count; ++b) {
+        for (int k = 0; k < 3; ++k) {
+          for (int l = 0; l < 3; ++l) {
+            if (kept.block[a] + k < kept.block[b] + l) continue;
+            values[entries[n++]] += kept.lin[a](k) * kept.lin[b](l) / kept.compliance;
+          }
+        }
+      }
+    }
+    point_rows_.push_back(kept);
   }
   point_scaled_.resize(point_rows_.size());
   cholesky_.factorize(K_);
@@ -167,13 +210,17 @@ void ElementPreconditioner::Apply(const Real* r, Real* z) const {
   for (std::size_t i = 0; i < point_rows_.size(); ++i) {
     const PointRow& row = point_rows_[i];
     point_scaled_[i] = r[row.row] / row.compliance;
-    force_.segment<3>(row.block) += point_scaled_[i] * row.lin;
+    for (int a = 0; a < row.count; ++a) {
+      force_.segment<3>(row.block[a]) += point_scaled_[i] * row.lin[a];
+    }
   }
   // y = K⁻¹ f, then z = s − C'⁻¹ J y (Woodbury)
   solution_ = cholesky_.solve(force_);
   for (std::size_t i = 0; i < point_rows_.size(); ++i) {
     const PointRow& row = point_rows_[i];
-    z[row.row] = point_scaled_[i] - row.lin.dot(solution_.segment<3>(row.block)) / row.compliance;
+    Real moved = 0;
+    for (int a = 0; a < row.count; ++a) moved += row.lin[a].dot(solution_.segment<3>(row.block[a]));
+    z[row.row] = point_scaled_[i] - moved / row.compliance;
   }
   for (int e = 0; e < tets; ++e) {
     Eigen::Matrix<Real, 12, 1> y = Eigen::Matrix<Real, 12, 1>::Zero();

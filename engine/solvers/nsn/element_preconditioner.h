@@ -15,9 +15,12 @@
 // sparse Cholesky (Eigen SimplicialLLT, the AMD ordering and symbolic analysis kept while the mesh
 // and its fixed nodes stay the same), so one application is two triangular solves plus element
 // products (Schur complement of digest §6.5 on the particle DOFs instead of on the rows).
-// Rows of the system on a single particle (contacts with the static world, attachments to static
-// bodies: PointRow) join the block the same way, C' then being their C + ε: a contact on a stiff
-// body is held by the whole body, which a diagonal on its row alone does not see.
+// Rows of the system with particle ends (a node's or a surface triangle's contacts with the world
+// or a rigid body, attachments: PointRow) join the block the same way, C' then being their C + ε
+// plus the J M⁻¹ Jᵀ of their rigid ends: a contact on a stiff body is held by the whole body,
+// which a diagonal on its row alone does not see (a stiff PneuNet finger pressed on a ball ran
+// away with only the world's single-node rows in the block). Two rows on one rigid body couple
+// through it; that coupling is left to PCR (the block stays SPD, exact for a row alone).
 // The preconditioner keeps its own copy of J and C'⁻¹ from the time it was factored: it is the
 // exact inverse of that A_SS, and so SPD, however the rows move afterwards. It is refactored at
 // every Newton iterate (nsn_solver.cpp): one factored at the step's first iterate lets a soft
@@ -41,30 +44,36 @@
 
 namespace sim::nsn {
 
-/// A row of the system on a single particle block (a particle against the static world: a
-/// contact's normal or friction row, an attachment to a static body): row index in the system,
-/// block, J's linear part and the row's C + ε.
+/// A row of the system with particle ends (a particle or a surface triangle against the static
+/// world or a rigid body: a contact's normal or friction row, an attachment): row index in the
+/// system, its particle blocks with J's linear parts, and its C' = C + ε plus the rigid ends'
+/// J M⁻¹ Jᵀ.
 struct PointRow {
   int row = 0;
-  int block = 0;
-  Vec3 lin = Vec3::Zero();
-  Real compliance = 0;  ///< [1/kg]
+  int count = 0;                         ///< particle ends used
+  std::array<int, kMaxRowEnds> block{};  ///< particle blocks (K's DOFs after Update)
+  std::array<Vec3, kMaxRowEnds> lin{};   ///< J's linear part on each
+  Real compliance = 0;                   ///< [1/kg]
 };
 
-/// The rows among `rows` whose used ends are all on one particle block (`block_particle`), with
-/// C' = `compliance` + `regularization`.
+/// The rows among `rows` with at least one end on a particle block (`block_particle`), with
+/// C' = `compliance` + `regularization` + `rigid_inverse_mass` (the J M⁻¹ Jᵀ of the row's ends
+/// on rigid bodies, per row). A rigid end is kept in the preconditioner only through that
+/// diagonal: the coupling of two rows through one rigid body is left to PCR, which keeps the
+/// block SPD and exact for a row alone on its body.
 std::vector<PointRow> CollectPointRows(const std::vector<Row>& rows,
                                        const std::vector<unsigned char>& block_particle,
                                        const Eigen::Ref<const Eigen::VectorXd>& compliance,
+                                       const Eigen::Ref<const Eigen::VectorXd>& rigid_inverse_mass,
                                        Real regularization);
 
 class ElementPreconditioner {
  public:
   /// Factors A_SS for the element rows of the evaluated `rows` (system rows `element_offset` +
   /// RowIndex) and the `point_rows`, with H⁻¹'s linear diagonal `inv_mass` per block (zero for
-  /// fixed blocks) and the shift ε = `regularization` [1/kg]. Point rows on a block that is not a
-  /// free tet node are left out (they keep whatever the caller puts in z). Returns false if the
-  /// factorization failed (the preconditioner is then invalid).
+  /// fixed blocks) and the shift ε = `regularization` [1/kg]. Point rows with no end on a free
+  /// tet node, or with ends on nodes that share no tet, are left out (they keep whatever the
+  /// caller puts in z). Returns false if the factorization failed (then invalid).
   bool Update(const ElementRows& rows, const std::vector<Vec3>& inv_mass, Real regularization,
               int element_offset, const std::vector<PointRow>& point_rows);
 
