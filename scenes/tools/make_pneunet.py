@@ -69,7 +69,7 @@ def main():
     objects = [{"name": "ground", "type": "plane", "material": "floor"},
                {"name": "ball", "type": "sphere", "material": "ball", "radius": BALL_RADIUS,
                 "mass": BALL_MASS, "position": [0, 0, BALL_RADIUS]},
-               {"name": "hub", "type": "cylinder", "material": "hub", "radius": 0.07,
+               {"name": "hub", "type": "cylinder", "material": "hub", "radius": 0.085,
                 "length": 0.02, "mass": 0.5, "position": [0, 0, ROOT + 0.012]}]
     for k in range(3):
         phi = math.radians(90 + 120 * k)
