@@ -377,6 +377,20 @@ TEST(FemRowsTest, SchurOperatorIsSymmetricAndMatchesTheAssembledMatrix) {
 }
 
 
+// |P(A x) − x| / |x| for a random x (returned in `x`, A x in `Ax`): how far the system's
+// preconditioner is from A's inverse
+Real PreconditionerError(const nsn::NewtonSystem& system, unsigned seed, Eigen::VectorXd* x,
+                         Eigen::VectorXd* Ax) {
+  std::mt19937 random(seed);
+  std::normal_distribution<Real> normal;
+  x->resize(system.size());
+  for (int i = 0; i < system.size(); ++i) (*x)(i) = normal(random);
+  Eigen::VectorXd PAx;
+  system.Apply(*x, Ax);
+  system.ApplyPreconditioner(*Ax, &PAx);
+  return (PAx - *x).norm() / x->norm();
+}
+
 TEST(FemRowsTest, WoodburyPreconditionerInvertsTheElementAndPointRowsExactly) {
   // the woodbury preconditioner (element_preconditioner.h) is the exact inverse of the block of
   // A = J H⁻¹ Jᵀ + C + εI on the element rows and the rows on one particle: here every row (a
@@ -396,13 +410,8 @@ TEST(FemRowsTest, WoodburyPreconditionerInvertsTheElementAndPointRowsExactly) {
   ASSERT_FALSE(system.has_preconditioner());  // not factored yet: the diagonal
   system.UpdatePreconditioner();
   ASSERT_TRUE(system.has_preconditioner());
-  std::mt19937 random(7);
-  std::normal_distribution<Real> normal;
-  Eigen::VectorXd x(system.size()), Ax, PAx;
-  for (int i = 0; i < system.size(); ++i) x(i) = normal(random);
-  system.Apply(x, &Ax);
-  system.ApplyPreconditioner(Ax, &PAx);
-  const Real error = (PAx - x).norm() / x.norm();
+  Eigen::VectorXd x, Ax;
+  const Real error = PreconditionerError(system, 7, &x, &Ax);
   std::printf("woodbury preconditioner: |P A x - x| / |x| = %.2e over %d rows\n", error,
               system.size());
   EXPECT_LT(error, 1e-9);
@@ -442,13 +451,8 @@ TEST(FemRowsTest, WoodburyPreconditionerTakesASurfaceTriangleAgainstABodyExactly
   system.Assemble();
   system.UpdatePreconditioner();
   ASSERT_TRUE(system.has_preconditioner());
-  std::mt19937 random(11);
-  std::normal_distribution<Real> normal;
-  Eigen::VectorXd x(system.size()), Ax, PAx;
-  for (int i = 0; i < system.size(); ++i) x(i) = normal(random);
-  system.Apply(x, &Ax);
-  system.ApplyPreconditioner(Ax, &PAx);
-  const Real error = (PAx - x).norm() / x.norm();
+  Eigen::VectorXd x, Ax;
+  const Real error = PreconditionerError(system, 11, &x, &Ax);
   std::printf("woodbury preconditioner, triangle against a body: |P A x - x| / |x| = %.2e\n",
               error);
   EXPECT_LT(error, 1e-8);
