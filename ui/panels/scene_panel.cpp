@@ -41,7 +41,8 @@ QString JointValueText(double value, bool angular) {
                  : QStringLiteral("%1 m").arg(value, 0, 'f', 3);
 }
 
-QString Meters(double value) { return QString::number(value, 'f', 2); }
+// three significant digits: a 45 mm radius reads 0.045, not 0.04 (two decimals did)
+QString Meters(double value) { return QString::number(value, 'g', 3); }
 
 
 // human-readable dimensions: full sizes (not the half sizes the model stores)
