@@ -125,6 +125,7 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
   for (auto* m : {&U_, &V_, &stretch_E_, &stretch_H_, &U_prev_}) m->assign(tets, Mat3::Identity());
   B_ = rest_inverse_;
   B_prev_ = rest_inverse_;
+  stretch_.assign(tets, Vec3::Ones());
   shear_k_.assign(tets, Vec3::Ones());
   stretch_C_.assign(tets, Mat3::Identity());
   shear_C_.assign(tets, Vec3::Ones());
@@ -140,6 +141,7 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
     const Svd3 svd = CalcSvd3(F, V_[e], kSvdSweeps);
     U_[e] = svd.U;
     V_[e] = svd.V;
+    stretch_[e] = svd.sigma;
     B_[e] = rest_inverse_[e] * svd.V;
     // stretch rows: energy derivatives, the filtered Hessian and its inverse (eq. (98)-(100))
     const PrincipalEnergy energy = EvalPrincipalEnergy(material, svd.sigma, activation_[e]);
@@ -500,6 +502,33 @@ void ElementRows::AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>*
     if (!any) continue;
     ScatterForces(e, U_[e], B_[e], scaled, f);
     ScatterForces(e, U_prev_[e], B_prev_[e], negated, f);
+  }
+}
+
+void ElementRows::AddRotationStiffness(const Real* lambda, Real dt, std::vector<Vec3>* c) const {
+  // per pair (i, j): b_λ = (λ_i + λ_j)/(s_i + s_j) on the mode m = (F̂_ij − F̂_ji)/√2, whose
+  // coefficients on node a = 1..3 are g_a = (B(a − 1, j) u_i − B(a − 1, i) u_j)/√2 and on node 0
+  // minus their sum; s_i + s_j stays away from 0 unless the tet is flat or inverted
+  constexpr Real kTinyStretchSum = 1e-6;
+  for (int e = 0; e < tet_count(); ++e) {
+    const Mat3& U = U_[e];
+    const Mat3& B = B_[e];
+    const Vec3& s = stretch_[e];
+    const std::array<int, 4>& block = block_[e];
+    Vec3 diagonal[4] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    for (const auto& pair : kPairs) {
+      const int i = pair[0], j = pair[1];
+      const Real b = (lambda[RowIndex(e, i)] + lambda[RowIndex(e, j)]) /
+                     std::max(s(i) + s(j), kTinyStretchSum);
+      Vec3 g0 = Vec3::Zero();
+      for (int a = 1; a < 4; ++a) {
+        const Vec3 g = kInvSqrt2 * (B(a - 1, j) * U.col(i) - B(a - 1, i) * U.col(j));
+        diagonal[a] += b * g.cwiseAbs2();
+        g0 -= g;
+      }
+      diagonal[0] += b * g0.cwiseAbs2();
+    }
+    for (int a = 0; a < 4; ++a) (*c)[block[a]] += (dt * dt) * diagonal[a];
   }
 }
 
