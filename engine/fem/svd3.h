@@ -81,8 +81,10 @@ inline constexpr Real kSvd3Tolerance = 1e-15;
 
 /// Rotation-variant SVD of F (see the file comment). `V_guess` (a rotation, e.g. the previous
 /// iteration's V) speeds up the Jacobi sweeps; the result does not depend on it beyond round-off
-/// except for the arbitrary basis of repeated singular values. At most `max_sweeps` sweeps.
-inline Svd3 CalcSvd3(const Mat3& F, const Mat3& V_guess = Mat3::Identity(), int max_sweeps = 8) {
+/// except for the arbitrary basis of repeated singular values. At most `max_sweeps` sweeps, which
+/// stop once ‖offdiag(VᵀFᵀFV)‖ ≤ `tolerance`·tr(FᵀF).
+inline Svd3 CalcSvd3(const Mat3& F, const Mat3& V_guess = Mat3::Identity(), int max_sweeps = 8,
+                     Real tolerance = kSvd3Tolerance) {
   using svd3_internal::GivensQr;
   using svd3_internal::JacobiRotate;
   Svd3 out;
@@ -92,7 +94,7 @@ inline Svd3 CalcSvd3(const Mat3& F, const Mat3& V_guess = Mat3::Identity(), int 
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
     const Real off = S(0, 1) * S(0, 1) + S(0, 2) * S(0, 2) + S(1, 2) * S(1, 2);
     const Real scale = S.trace();
-    if (off <= kSvd3Tolerance * kSvd3Tolerance * scale * scale) break;
+    if (off <= tolerance * tolerance * scale * scale) break;
     JacobiRotate(&S, &V, 0, 1);
     JacobiRotate(&S, &V, 0, 2);
     JacobiRotate(&S, &V, 1, 2);

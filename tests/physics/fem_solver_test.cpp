@@ -329,6 +329,50 @@ TEST(FemRowsTest, StretchRowsAreTheDerivativeOfTheirResidual) {
   std::printf("stretch rows vs central differences: largest error %.2e\n", largest_error);
 }
 
+TEST(FemRowsTest, RotationStiffnessIsTheGeometricStiffnessOfEqualStretchMultipliers) {
+  // with equal stretch multipliers τ and zero shear multipliers the symmetric pair modes carry
+  // (λ_i − λ_j)/(s_i − s_j) = 0 and the stretch rows are linear in F̂_ii, so the geometric
+  // stiffness K = ∂(Jᵀλ)/∂x at fixed λ is exactly the rotation modes' Σ b g gᵀ: its diagonal by
+  // central differences of Jᵀλ must match AddRotationStiffness / Δt² (digest §10)
+  RowsFixture f = DeformedCell();
+  const Model& model = *f.scene.model;
+  const Real dt = model.options.solver.dt;
+  const int n = model.particle_count();
+  nsn::ElementRows rows;
+  rows.Begin(model, 0, dt, 0, true);
+  std::vector<Real> lambda(rows.row_count(), 0);
+  for (int t = 0; t < rows.tet_count(); ++t) {
+    for (int i = 0; i < 3; ++i) lambda[rows.RowIndex(t, i)] = -50;  // tension [N·m]
+  }
+  const auto forces = [&](const std::vector<Vec3>& x) {
+    rows.Evaluate(x, FemComplianceMode::kProjected);
+    std::vector<Vec3> f_x(n, Vec3::Zero());
+    rows.AddJt(lambda.data(), &f_x);
+    return f_x;
+  };
+  forces(f.x0);
+  std::vector<Vec3> closed_form(n, Vec3::Zero());
+  rows.AddRotationStiffness(lambda.data(), dt, &closed_form);
+  const Real step = 1e-7;  // m, on 10 cm tets
+  Real least = 0, largest = -1e300;
+  for (int p = 0; p < n; ++p) {
+    for (int k = 0; k < 3; ++k) {
+      std::vector<Vec3> up = f.x0, down = f.x0;
+      up[p](k) += step;
+      down[p](k) -= step;
+      const Real numeric = (forces(up)[p](k) - forces(down)[p](k)) / (2 * step);
+      const Real expected = closed_form[p](k) / (dt * dt);
+      least = std::min(least, expected);
+      largest = std::max(largest, expected);
+      EXPECT_NEAR(numeric, expected, 1e-5 * (1 + std::abs(expected)))
+          << "particle " << p << " axis " << k;
+    }
+  }
+  // tension stiffens the rotations: K_kk < 0 on every DOF, so H̃ = M̃ − Δt²K grows [N/m]
+  EXPECT_LT(least, -1.0);
+  EXPECT_LE(largest, 0.0);
+}
+
 // the fixture's deformed positions and velocities
 State DeformedState(const RowsFixture& f) {
   State state = f.scene.initial_state;

@@ -19,6 +19,11 @@ constexpr Real kHessianFloor = 1e-3;
 // Jacobi sweeps of the SVD per evaluation: the guess is the last iteration's V, so one or two
 // sweeps reach the tolerance; the bound only matters for a wildly changed element
 constexpr int kSvdSweeps = 6;
+// their stopping point: an off-diagonal of FᵀF below 1e-8 of its trace leaves the stretches exact
+// to round-off where they are distinct (the error is quadratic in it) and within 1e-8 where they
+// are not, and the frame within ~1e-8 rad, far below what the inexact Newton solve resolves; the
+// default 1e-15 costs one more sweep per tet and evaluation (measured)
+constexpr Real kSvdTolerance = 1e-8;
 
 // the pairs (i, j) of the shear rows 3, 4, 5
 constexpr int kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
@@ -126,6 +131,7 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
   for (auto* m : {&U_, &V_, &stretch_E_, &stretch_H_, &U_prev_}) m->assign(tets, Mat3::Identity());
   B_ = rest_inverse_;
   B_prev_ = rest_inverse_;
+  stretch_.assign(tets, Vec3::Ones());
   shear_k_.assign(tets, Vec3::Ones());
   stretch_C_.assign(tets, Mat3::Identity());
   shear_C_.assign(tets, Vec3::Ones());
@@ -138,9 +144,10 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
     const FemMaterialParameters& material = material_[body_[e]];
     // principal stretches of F = D_s D_m⁻¹ (digest §2.7), the last V as the guess
     const Mat3 F = EdgeMatrix(block_[e], x) * rest_inverse_[e];
-    const Svd3 svd = CalcSvd3(F, V_[e], kSvdSweeps);
+    const Svd3 svd = CalcSvd3(F, V_[e], kSvdSweeps, kSvdTolerance);
     U_[e] = svd.U;
     V_[e] = svd.V;
+    stretch_[e] = svd.sigma;
     B_[e] = rest_inverse_[e] * svd.V;
     // stretch rows: energy derivatives, the filtered Hessian and its inverse (eq. (98)-(100))
     const PrincipalEnergy energy = EvalPrincipalEnergy(material, svd.sigma, activation_[e]);
@@ -218,15 +225,33 @@ Real ElementRows::Assemble(const std::vector<Vec3>& v, const Real* lambda,
       }
     }
 
-    // diag A_rr = Σ_a J_ra · diag(H⁻¹_a) J_ra + C_rr + ε
-    for (int r = 0; r < kElementRows; ++r) {
-      Real sum = 0;
-      if (r < 3 || shear_rows_) {
-        const std::array<Vec3, 4> J = RowCoefficients(e, r);
-        for (int a = 0; a < 4; ++a) sum += J[a].dot(inv_mass[block_[e][a]].cwiseProduct(J[a]));
+    // diag A_rr = Σ_a J_ra · diag(H⁻¹_a) J_ra + C_rr + ε, with the rows' node coefficients
+    // J_ra = c_an u_n (stretch n = r) or (c_aj u_i + c_ai u_j)/√2 (shear pair (i, j)), c_an =
+    // B(a − 1, n) and c_0n = −Σ_a c_an, through w_mn = u_m · diag(H⁻¹_a) u_n per node
+    const Mat3& U = U_[e];
+    const Mat3& B = B_[e];
+    Real coefficient[4][3];
+    for (int n = 0; n < 3; ++n) {
+      coefficient[0][n] = -(B(0, n) + B(1, n) + B(2, n));
+      for (int a = 1; a < 4; ++a) coefficient[a][n] = B(a - 1, n);
+    }
+    Real sum[kElementRows] = {0, 0, 0, 0, 0, 0};
+    for (int a = 0; a < 4; ++a) {
+      const Vec3& d = inv_mass[block[a]];
+      const Vec3 du[3] = {d.cwiseProduct(U.col(0)), d.cwiseProduct(U.col(1)),
+                          d.cwiseProduct(U.col(2))};
+      const Real* c = coefficient[a];
+      for (int n = 0; n < 3; ++n) sum[n] += c[n] * c[n] * U.col(n).dot(du[n]);
+      if (!shear_rows_) continue;
+      for (int p = 0; p < 3; ++p) {
+        const int i = kPairs[p][0], j = kPairs[p][1];
+        sum[3 + p] += 0.5 * (c[j] * c[j] * U.col(i).dot(du[i]) + c[i] * c[i] * U.col(j).dot(du[j]) +
+                             2 * c[i] * c[j] * U.col(i).dot(du[j]));
       }
+    }
+    for (int r = 0; r < kElementRows; ++r) {
       const Real compliance = r < 3 ? stretch_C_[e](r, r) : shear_C_[e](r - 3);
-      de[r] = sum + compliance + regularization;
+      de[r] = sum[r] + compliance + regularization;
     }
     for (int r = 0; r < kElementRows; ++r) {
       h[RowIndex(e, r)] = he[r];
@@ -501,6 +526,33 @@ void ElementRows::AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>*
     if (!any) continue;
     ScatterForces(e, U_[e], B_[e], scaled, f);
     ScatterForces(e, U_prev_[e], B_prev_[e], negated, f);
+  }
+}
+
+void ElementRows::AddRotationStiffness(const Real* lambda, Real dt, std::vector<Vec3>* c) const {
+  // per pair (i, j): b_λ = (λ_i + λ_j)/(s_i + s_j) on the mode m = (F̂_ij − F̂_ji)/√2, whose
+  // coefficients on node a = 1..3 are g_a = (B(a − 1, j) u_i − B(a − 1, i) u_j)/√2 and on node 0
+  // minus their sum; s_i + s_j stays away from 0 unless the tet is flat or inverted
+  constexpr Real kTinyStretchSum = 1e-6;
+  for (int e = 0; e < tet_count(); ++e) {
+    const Mat3& U = U_[e];
+    const Mat3& B = B_[e];
+    const Vec3& s = stretch_[e];
+    const std::array<int, 4>& block = block_[e];
+    Vec3 diagonal[4] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    for (const auto& pair : kPairs) {
+      const int i = pair[0], j = pair[1];
+      const Real b = (lambda[RowIndex(e, i)] + lambda[RowIndex(e, j)]) /
+                     std::max(s(i) + s(j), kTinyStretchSum);
+      Vec3 g0 = Vec3::Zero();
+      for (int a = 1; a < 4; ++a) {
+        const Vec3 g = kInvSqrt2 * (B(a - 1, j) * U.col(i) - B(a - 1, i) * U.col(j));
+        diagonal[a] += b * g.cwiseAbs2();
+        g0 -= g;
+      }
+      diagonal[0] += b * g0.cwiseAbs2();
+    }
+    for (int a = 0; a < 4; ++a) (*c)[block[a]] += (dt * dt) * diagonal[a];
   }
 }
 

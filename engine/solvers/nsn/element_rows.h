@@ -27,9 +27,16 @@
 // tests), and the diagonal secant of §10 could not recover it (its estimate is 0 at the first
 // iteration of every step). The shear rows restore the full first-order material stiffness at
 // almost no cost: every row of a tet is a component of the same 3×3 products (below). The
-// rotation modes' stiffness b (zero at rest, the stress stiffening of a loaded element) stays with
-// the secant of §10, as the sources intend. `SolverSettings::fem_shear_rows = false` gives the
-// sources' three rows (the shear rows then sit inactive, like inactive friction rows).
+// rotation modes' stiffness b (zero at rest, the stress stiffening of a loaded element) is the
+// geometric stiffness of §10, K = ∂(Jᵀλ)/∂x at fixed λ, whose pair blocks are
+// (λ_i − λ_j)/(s_i − s_j) on the symmetric mode and b_λ = (λ_i + λ_j)/(s_i + s_j) on the rotation
+// mode. With the shear rows the symmetric mode's stiffness is theirs, so the particle-mass shift
+// of §10 takes only the rotation modes, in closed form (AddRotationStiffness): the secant of §10
+// measures both, and the symmetric one is unbounded for unconverged multipliers at nearly equal
+// stretches (every tet of a ball near rest), which made the secant grow the particle masses
+// 10⁴-10⁷-fold at the impact of a dropped ball and the Newton iteration diverge (measured).
+// `SolverSettings::fem_shear_rows = false` gives the sources' three rows (the shear rows then sit
+// inactive, like inactive friction rows) and the secant of §10 for the element rows.
 //
 // Data layout: flat arrays per tet (node blocks, D_m⁻¹, U, B = D_m⁻¹V, the compliance), and for
 // the Schur products a packed copy of what they read (node blocks, U, B, C), so a product is two
@@ -122,6 +129,14 @@ class ElementRows {
   /// f[block] += Δt (J(qⁿ⁺¹) − J(qⁿ))ᵀ λ: the element part of the secant of digest §10.
   void AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>* f) const;
 
+  /// c[block] += Δt² diag(K_rot): the diagonal of the rotation modes' geometric stiffness of the
+  /// multipliers `lambda` (6 per tet, at RowIndex), K_rot = Σ_pairs b_λ g gᵀ with
+  /// b_λ = (λ_i + λ_j)/(s_i + s_j) [N·m] and g = ∂((F̂_ij − F̂_ji)/√2)/∂x [1/m] (digest §10 in
+  /// closed form for the six-row form; see the header comment) [kg].
+  void AddRotationStiffness(const Real* lambda, Real dt, std::vector<Vec3>* c) const;
+
+  bool shear_rows() const { return shear_rows_; }
+
  private:
   using Lanes = TetLanes;
   /// y[r] = the rows of group gi applied to the node vectors t (flat, 3 per block).
@@ -147,6 +162,7 @@ class ElementRows {
   std::vector<Real> activation_;    // p [Pa] at the step's end
   // per tet: the current iterate
   std::vector<Mat3> U_, V_, B_;  // B = D_m⁻¹ V [1/m]
+  std::vector<Vec3> stretch_;    // principal stretches s [-]
   std::vector<Mat3> stretch_E_;  // E of the stretch rows = H⁻¹ [1/J]
   std::vector<Mat3> stretch_H_;  // the positive definite H [J]
   std::vector<Vec3> shear_k_;    // shear stiffness k = V|a| per pair [J]

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include <Eigen/SparseCholesky>
 
@@ -34,6 +35,73 @@ constexpr int kLanes = 4;
 
 Real SumLanes(const Real* lanes) { return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]); }
 
+// the two fused passes of a PCR iteration over pairs of doubles (GCC/Clang vectors, SSE2): the
+// compiler left the loops scalar, reloading every value it had just stored (measured). Lane j
+// of the sums takes the entries i ≡ j (mod kLanes), as before, so the sums are the same.
+using Pair = Real __attribute__((vector_size(2 * sizeof(Real))));
+static_assert(kLanes == 4);
+
+Pair LoadPair(const Real* p) {
+  Pair v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+void StorePair(Real* p, const Pair& v) { std::memcpy(p, &v, sizeof v); }
+
+// x += αp, r −= αAp, z −= αP Ap (P = diag(inv_d)); ‖r‖² and rᵀz of the new residual by lanes
+void UpdatePass(long n, Real alpha, const Real* p, const Real* Ap, const Real* inv_d, Real* x,
+                Real* r, Real* z, Real* rr_lanes, Real* rz_lanes) {
+  const long n_lanes = n - n % kLanes;
+  Pair rr[2] = {Pair{}, Pair{}}, rz[2] = {Pair{}, Pair{}};
+  for (long i = 0; i < n_lanes; i += kLanes) {
+    for (int h = 0; h < 2; ++h) {
+      const long k = i + 2 * h;
+      const Pair ap = LoadPair(Ap + k);
+      const Pair rk = LoadPair(r + k) - alpha * ap;
+      const Pair zk = LoadPair(z + k) - alpha * ap * LoadPair(inv_d + k);
+      StorePair(x + k, LoadPair(x + k) + alpha * LoadPair(p + k));
+      StorePair(r + k, rk);
+      StorePair(z + k, zk);
+      rr[h] += rk * rk;
+      rz[h] += rk * zk;
+    }
+  }
+  for (int j = 0; j < kLanes; ++j) {
+    rr_lanes[j] = rr[j / 2][j % 2];
+    rz_lanes[j] = rz[j / 2][j % 2];
+  }
+  for (long i = n_lanes; i < n; ++i) {
+    x[i] += alpha * p[i];
+    r[i] -= alpha * Ap[i];
+    z[i] -= alpha * Ap[i] * inv_d[i];
+    rr_lanes[0] += r[i] * r[i];
+    rz_lanes[0] += r[i] * z[i];
+  }
+}
+
+// p = z + βp, Ap = Az + βAp; (Ap)ᵀ P Ap by lanes
+void DirectionPass(long n, Real beta, const Real* z, const Real* Az, const Real* inv_d, Real* p,
+                   Real* Ap, Real* lanes) {
+  const long n_lanes = n - n % kLanes;
+  Pair sum[2] = {Pair{}, Pair{}};
+  for (long i = 0; i < n_lanes; i += kLanes) {
+    for (int h = 0; h < 2; ++h) {
+      const long k = i + 2 * h;
+      const Pair ap = LoadPair(Az + k) + beta * LoadPair(Ap + k);
+      StorePair(p + k, LoadPair(z + k) + beta * LoadPair(p + k));
+      StorePair(Ap + k, ap);
+      sum[h] += ap * ap * LoadPair(inv_d + k);
+    }
+  }
+  for (int j = 0; j < kLanes; ++j) lanes[j] = sum[j / 2][j % 2];
+  for (long i = n_lanes; i < n; ++i) {
+    p[i] = z[i] + beta * p[i];
+    Ap[i] = Az[i] + beta * Ap[i];
+    lanes[0] += Ap[i] * Ap[i] * inv_d[i];
+  }
+}
+
 
 LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iterations, VectorX* x,
                           LinearWorkspace* w, std::vector<Real>* residuals,
@@ -43,7 +111,6 @@ LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iteratio
   // much as the matvec); the arithmetic is that of digest §9.2
   LinearSolveStats stats;
   const long n = b.size();
-  const long n_lanes = n - n % kLanes;
   x->setZero();
   // P = diag(A)⁻¹ as a product (kept in q); r = b − A·0, z = P r, p = z, rz0 = rᵀz
   w->q = A.diagonal().cwiseInverse();
@@ -76,17 +143,7 @@ LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iteratio
     const Real alpha = rho / curvature;
     // x += αp, r −= αAp, z −= αP Ap, with ‖r‖² and rᵀz of the new residual
     Real rr_lanes[kLanes] = {0, 0, 0, 0}, rz_lanes[kLanes] = {0, 0, 0, 0};
-    const auto update = [&](long i, int j) {
-      xs[i] += alpha * p[i];
-      r[i] -= alpha * Ap[i];
-      z[i] -= alpha * Ap[i] * inv_d[i];
-      rr_lanes[j] += r[i] * r[i];
-      rz_lanes[j] += r[i] * z[i];
-    };
-    for (long i = 0; i < n_lanes; i += kLanes) {
-      for (int j = 0; j < kLanes; ++j) update(i + j, j);
-    }
-    for (long i = n_lanes; i < n; ++i) update(i, 0);
+    UpdatePass(n, alpha, p, Ap, inv_d, xs, r, z, rr_lanes, rz_lanes);
     rz = SumLanes(rz_lanes);
     ++stats.iterations;
     if (residuals) residuals->push_back(std::sqrt(SumLanes(rr_lanes)));
@@ -99,15 +156,7 @@ LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iteratio
     rho = rho_next;
     // p = z + βp, Ap = Az + βAp (the extra axpy compared with CG), and the next curvature
     std::fill(lanes, lanes + kLanes, Real{0});
-    const auto direction = [&](long i, int j) {
-      p[i] = z[i] + beta * p[i];
-      Ap[i] = Az[i] + beta * Ap[i];
-      lanes[j] += Ap[i] * Ap[i] * inv_d[i];
-    };
-    for (long i = 0; i < n_lanes; i += kLanes) {
-      for (int j = 0; j < kLanes; ++j) direction(i + j, j);
-    }
-    for (long i = n_lanes; i < n; ++i) direction(i, 0);
+    DirectionPass(n, beta, z, Az, inv_d, p, Ap, lanes);
     curvature = SumLanes(lanes);
   }
   return stats;

@@ -813,7 +813,10 @@ void NewtonSystem::RestoreIterate() {
 void NewtonSystem::KeepGradients() {
   // only particle rows feed the estimate; skip the copy when it cannot be used
   if (settings_.geometric_stiffness && dof_count_ > 6L * body_count_) gradients_prev_ = gradients_;
-  if (settings_.geometric_stiffness && elements_.row_count() > 0) elements_.KeepRows();
+  // (the element rows' secant is the three-row form's; six rows use the closed form)
+  if (settings_.geometric_stiffness && elements_.row_count() > 0 && !elements_.shear_rows()) {
+    elements_.KeepRows();
+  }
 }
 
 
@@ -822,6 +825,7 @@ void NewtonSystem::UpdateGeometricStiffness() {
   // only particle DOFs carry the estimate: nothing to do in a scene of rigid bodies
   if (!settings_.geometric_stiffness || model_->particle_count() == 0) return;
   std::fill(scratch_lin_.begin(), scratch_lin_.end(), Vec3::Zero());
+  std::fill(scratch_lin2_.begin(), scratch_lin2_.end(), Vec3::Zero());
   bool any_particle_row = false;
   for (int i = 0; i < row_count(); ++i) {
     const Real lambda = lambda_(i);
@@ -834,7 +838,16 @@ void NewtonSystem::UpdateGeometricStiffness() {
           dt_ * lambda * (gradients_[i].end[e].lin - gradients_prev_[i].end[e].lin);
     }
   }
-  if (elements_.row_count() > 0) {
+  // element rows: the secant in the sources' three-row form; in the six-row form the closed-form
+  // diagonal of the rotation modes (element_rows.h), as the shear rows carry the other pair mode
+  // and its secant sees (λ_i − λ_j)/(s_i − s_j), unbounded for unconverged multipliers at nearly
+  // equal stretches (a ball near rest: it reached 10⁴-10⁷ times the particle masses at impact,
+  // which froze the particles and made the next secant larger still, measured)
+  const bool closed_form = elements_.row_count() > 0 && elements_.shear_rows();
+  if (closed_form) {
+    elements_.AddRotationStiffness(lambda_.data() + row_count(), dt_, &scratch_lin2_);
+    any_particle_row = true;
+  } else if (elements_.row_count() > 0) {
     elements_.AddSecantForce(lambda_.data() + row_count(), dt_, &scratch_lin_);
     any_particle_row = true;
   }
@@ -844,8 +857,9 @@ void NewtonSystem::UpdateGeometricStiffness() {
     if (!block_particle_[k] || block_fixed_[k]) continue;
     for (int d = 0; d < 3; ++d) {
       const Real du = v_[k](d) - v_prev_[k](d);
-      if (std::abs(du) < kTinyVelocity) continue;
-      const Real c = scratch_lin_[k](d) / du;
+      const bool moved = std::abs(du) >= kTinyVelocity;
+      if (!moved && !closed_form) continue;
+      const Real c = scratch_lin2_[k](d) + (moved ? scratch_lin_[k](d) / du : 0);
       block_gs_shift_[k](d) = std::max<Real>(0, -c);  // H̃_kk = M̃_kk − min(0, c_k)
       block_inv_mass_[k](d) = 1 / (block_mass_[k] + block_gs_shift_[k](d));
     }

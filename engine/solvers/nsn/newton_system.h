@@ -81,8 +81,10 @@ class NewtonSystem final : public SchurOperator {
 
   /// Diagonal secant estimate of the geometric stiffness on particle DOFs (digest §10, with the
   /// sign and Δλ fixes of §19 #13): c_k = Δt[(J_phys(qⁿ⁺¹) − J_phys(qⁿ))ᵀλⁿ⁺¹]_k / Δu_k,
-  /// H̃_kk = M̃_kk − min(0, c_k). Call after Assemble() of the new iterate, with KeepGradients()
-  /// called before the step that produced it.
+  /// H̃_kk = M̃_kk − min(0, c_k). With the FEM shear rows, the element rows' part of c_k is the
+  /// closed-form diagonal Δt² K_rot of their rotation modes instead (ElementRows::
+  /// AddRotationStiffness). Call after Assemble() of the new iterate, with KeepGradients() called
+  /// before the step that produced it.
   void UpdateGeometricStiffness();
 
   /// Writes q, u, the time and the contact forces and end gaps.
