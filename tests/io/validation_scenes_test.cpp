@@ -285,15 +285,8 @@ TEST(ValidationScenesTest, SoftBallBenchmarkIsTheSharedSphereMesh) {
   Expected<Scene> scene =
       LoadScene(std::string(SIM_SOURCE_DIR) + "/bench/scenes/soft_ball_sphere1k.json");
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
-  // it runs at the default 20 inner iterations (issue 5: the default settings are timed), which
-  // the load-time stiffness estimate (scene_soft_bodies.cpp, 2.5 iterations per wave cell: 24
-  // here) still warns about; it was calibrated when this ball diverged at 20, and it now holds
-  // down to 15 (measured), so that warning is the one diagnostic allowed until it is recalibrated
-  for (const Diagnostic& d : scene.diagnostics().items()) {
-    EXPECT_EQ(d.severity, Severity::kWarning) << d.Format();
-    EXPECT_NE(d.message.find("stiff for their mass at this time step"), std::string::npos)
-        << d.Format();
-  }
+  // at the default 20 inner iterations, above the load-time estimate's 2·c·Δt/h = 19: no warning
+  EXPECT_TRUE(scene.diagnostics().empty()) << scene.diagnostics().Format();
   EXPECT_EQ(scene->model->tet_count(), 6851);  // sphere1K.msh, shared/data/tetmesh/README.md
   EXPECT_EQ(scene->model->particle_count(), 1760);
 }
