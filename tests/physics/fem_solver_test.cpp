@@ -173,8 +173,8 @@ TEST_P(FemSolverTest, GrowthOfTheTopHalfBendsABilayerToTimoshenkosCurvature) {
   // bimetal strip (1925) with equal layer thickness and modulus bends to κ = 3ε/(2h), h the total
   // thickness: κ = 3.75 1/m. Measured on the bottom centre line over the middle half of the
   // strip, away from the ends where the mismatch stress fades in over about a thickness.
-  // (the exact element-block preconditioner: the Jacobi one leaves this pre-stressed bending
-  // unconverged at 20 inner iterations, and the Neo-Hookean strip runs away; see README)
+  // (the exact element-block preconditioner: at 20 inner iterations the Jacobi one leaves this
+  // pre-stressed bending unconverged, the strip twisted; docs/scene-format.md)
   io::Scene scene = Parse(R"({"gravity": [0, 0, 0], "solver": {"fem_preconditioner": "woodbury"},
       "objects": [{"name": "strip",
       "type": "tetmesh", "primitive": "box", "size": [0.1, 0.02, 0.02], "cells": [24, 2, 8],
