@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/fem/strain_measures.h"
 #include "engine/fem/svd3.h"
 #include "engine/fem/tet_elements.h"
 #include "engine/io/scene_file.h"
@@ -160,6 +161,14 @@ TEST_P(FemSolverTest, UniaxialGrowthLengthensAFreeBarAlongItsDirectionOnly) {
   EXPECT_NEAR(along.norm(), 0.12, 1e-5);
   EXPECT_NEAR(across.norm(), 0.1, 1e-5);
   EXPECT_NEAR(up.norm(), 0.1, 1e-5);
+  // the viewport's measures: 20 % volume growth from the mesh's rest shape, and no stress (the
+  // stress of the total F would be about 0.2 E; 1e-3 E bounds the solver's leftover strain)
+  std::vector<float> volumetric, von_mises;
+  CalcSoftBodyNodeStrain(*scene.model, sim->state(), 0, &volumetric, &von_mises);
+  for (std::size_t n = 0; n < volumetric.size(); ++n) {
+    EXPECT_NEAR(volumetric[n], 0.2, 1e-3);
+    EXPECT_LT(von_mises[n], 1e-3 * body.youngs_modulus);
+  }
 }
 
 // curvature [1/m] of the circle through three points
