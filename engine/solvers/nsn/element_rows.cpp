@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "engine/fem/svd3.h"
 #include "engine/fem/tet_elements.h"
@@ -77,16 +76,8 @@ Mat3 EdgeMatrix(const std::array<int, 4>& block, const std::vector<Vec3>& x) {
   f[0] = -(f[1] + f[2] + f[3]);
 }
 
-// kTetLanes doubles as one GCC/Clang vector: SSE2 pairs, or one AVX register where enabled
+// kTetLanes doubles as one GCC/Clang vector (engine/core/real_pair.h)
 using Lanes = TetLanes;
-
-Lanes Load(const Real* p) {
-  Lanes v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-void Store(Real* p, const Lanes& v) { std::memcpy(p, &v, sizeof v); }
 
 // axis k of the block vectors t[block[l]], one per lane
 Lanes Gather(const Real* t, const int* block, int k) {
@@ -301,12 +292,13 @@ void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real*
   }
   Lanes w[3][3];  // w[n][axis]
   for (int n = 0; n < 3; ++n) {
-    const Lanes b0 = Load(g.B[3 * n]), b1 = Load(g.B[3 * n + 1]), b2 = Load(g.B[3 * n + 2]);
+    const Lanes b0 = LoadPair(g.B[3 * n]), b1 = LoadPair(g.B[3 * n + 1]),
+                b2 = LoadPair(g.B[3 * n + 2]);
     for (int k = 0; k < 3; ++k) w[n][k] = d[0][k] * b0 + d[1][k] * b1 + d[2][k] * b2;
   }
   const auto T = [&](int m, int n) {
-    return Load(g.U[3 * m]) * w[n][0] + Load(g.U[3 * m + 1]) * w[n][1] +
-           Load(g.U[3 * m + 2]) * w[n][2];
+    return LoadPair(g.U[3 * m]) * w[n][0] + LoadPair(g.U[3 * m + 1]) * w[n][1] +
+           LoadPair(g.U[3 * m + 2]) * w[n][2];
   };
   for (int i = 0; i < 3; ++i) y[i] = T(i, i);
   for (int p = 0; p < 3; ++p) {
@@ -322,7 +314,7 @@ void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real*
   const int lanes = std::min(kTetLanes, tet_count() - first);
   const Real* xg = x + kElementRows * first;
   if (lanes == kTetLanes) {
-    for (int r = 0; r < kElementRows; ++r) xs[r] = Load(xg + r * kTetLanes);
+    for (int r = 0; r < kElementRows; ++r) xs[r] = LoadPair(xg + r * kTetLanes);
     return;
   }
   // a shorter last group, through a zero-padded copy (element access would keep xs in memory
@@ -331,7 +323,7 @@ void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real*
   for (int r = 0; r < kElementRows; ++r) {
     for (int l = 0; l < lanes; ++l) padded[r][l] = xg[r * lanes + l];
   }
-  for (int r = 0; r < kElementRows; ++r) xs[r] = Load(padded[r]);
+  for (int r = 0; r < kElementRows; ++r) xs[r] = LoadPair(padded[r]);
 }
 
 
@@ -341,11 +333,11 @@ void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real*
   const int lanes = std::min(kTetLanes, tet_count() - first);
   Real* yg = y + kElementRows * first;
   if (lanes == kTetLanes) {
-    for (int r = 0; r < kElementRows; ++r) Store(yg + r * kTetLanes, ys[r]);
+    for (int r = 0; r < kElementRows; ++r) StorePair(yg + r * kTetLanes, ys[r]);
     return;
   }
   Real padded[kElementRows][kTetLanes];
-  for (int r = 0; r < kElementRows; ++r) Store(padded[r], ys[r]);
+  for (int r = 0; r < kElementRows; ++r) StorePair(padded[r], ys[r]);
   for (int r = 0; r < kElementRows; ++r) {
     for (int l = 0; l < lanes; ++l) yg[r * lanes + l] = padded[r][l];
   }
@@ -367,13 +359,13 @@ void ElementRows::AddJt(const Real* x, std::vector<Vec3>* lin) const {
     Lanes Y[3][3];  // Y[n][axis] = (U X̂)(axis, n)
     for (int n = 0; n < 3; ++n) {
       for (int k = 0; k < 3; ++k) {
-        Y[n][k] =
-            Load(g.U[k]) * xh[0][n] + Load(g.U[3 + k]) * xh[1][n] + Load(g.U[6 + k]) * xh[2][n];
+        Y[n][k] = LoadPair(g.U[k]) * xh[0][n] + LoadPair(g.U[3 + k]) * xh[1][n] +
+                  LoadPair(g.U[6 + k]) * xh[2][n];
       }
     }
     Lanes f[4][3];  // [node][axis]
     for (int a = 0; a < 3; ++a) {
-      const Lanes b0 = Load(g.B[a]), b1 = Load(g.B[3 + a]), b2 = Load(g.B[6 + a]);
+      const Lanes b0 = LoadPair(g.B[a]), b1 = LoadPair(g.B[3 + a]), b2 = LoadPair(g.B[6 + a]);
       for (int k = 0; k < 3; ++k) f[a + 1][k] = Y[0][k] * b0 + Y[1][k] * b1 + Y[2][k] * b2;
     }
     for (int k = 0; k < 3; ++k) f[0][k] = -(f[1][k] + f[2][k] + f[3][k]);
@@ -387,10 +379,10 @@ void ElementRows::AddJt(const Real* x, std::vector<Vec3>* lin) const {
         const Pair xy[2] = {__builtin_shufflevector(f[a][0], f[a][1], 0, 2),
                             __builtin_shufflevector(f[a][0], f[a][1], 1, 3)};
         Real z[kTetLanes];
-        Store(z, f[a][2]);
+        StorePair(z, f[a][2]);
         for (int l = 0; l < lanes; ++l) {
           Real* node = out + 3 * g.block[a][l];
-          Store(node, Load(node) + xy[l]);
+          StorePair(node, LoadPair(node) + xy[l]);
           node[2] += z[l];
         }
       }
@@ -423,12 +415,14 @@ void ElementRows::Apply(const std::vector<Vec3>& t, const Real* x, Real regulari
     LoadGroupRows(gi, x, xs);
     // + C x + εx: the symmetric stretch block, then the shear diagonal
     const TetGroupCompliance& c = group_compliance_[gi];
-    const Lanes c00 = Load(c.stretch[0]), c11 = Load(c.stretch[1]), c22 = Load(c.stretch[2]);
-    const Lanes c01 = Load(c.stretch[3]), c02 = Load(c.stretch[4]), c12 = Load(c.stretch[5]);
+    const Lanes c00 = LoadPair(c.stretch[0]), c11 = LoadPair(c.stretch[1]),
+                c22 = LoadPair(c.stretch[2]);
+    const Lanes c01 = LoadPair(c.stretch[3]), c02 = LoadPair(c.stretch[4]),
+                c12 = LoadPair(c.stretch[5]);
     ys[0] += c00 * xs[0] + c01 * xs[1] + c02 * xs[2];
     ys[1] += c01 * xs[0] + c11 * xs[1] + c12 * xs[2];
     ys[2] += c02 * xs[0] + c12 * xs[1] + c22 * xs[2];
-    for (int p = 0; p < 3; ++p) ys[3 + p] += Load(c.shear[p]) * xs[3 + p];
+    for (int p = 0; p < 3; ++p) ys[3 + p] += LoadPair(c.shear[p]) * xs[3 + p];
     for (int r = 0; r < kElementRows; ++r) ys[r] += regularization * xs[r];
     StoreGroupRows(gi, ys, y);
   }

@@ -58,6 +58,7 @@
 #include <Eigen/SparseCore>
 
 #include "engine/core/math.h"
+#include "engine/core/real_pair.h"
 #include "engine/fem/fem_material.h"
 #include "engine/model/model.h"
 
@@ -68,8 +69,9 @@ inline constexpr int kElementRows = 6;
 
 /// Tets per SIMD group of the Schur products (element_rows.h, data layout).
 inline constexpr int kTetLanes = 2;
-/// One number per tet of a group, as a GCC/Clang vector (SSE2 pairs, or AVX where enabled).
-using TetLanes = Real __attribute__((vector_size(kTetLanes * sizeof(Real))));
+/// One number per tet of a group, as a GCC/Clang vector (an SSE2 pair).
+using TetLanes = RealPair;
+static_assert(sizeof(TetLanes) == kTetLanes * sizeof(Real));
 
 class ElementRows {
  public:

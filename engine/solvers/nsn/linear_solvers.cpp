@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include <Eigen/SparseCholesky>
+
+#include "engine/core/real_pair.h"
 
 namespace sim::nsn {
 
@@ -38,16 +39,8 @@ Real SumLanes(const Real* lanes) { return (lanes[0] + lanes[1]) + (lanes[2] + la
 // the two fused passes of a PCR iteration over pairs of doubles (GCC/Clang vectors, SSE2): the
 // compiler left the loops scalar, reloading every value it had just stored (measured). Lane j
 // of the sums takes the entries i ≡ j (mod kLanes), as before, so the sums are the same.
-using Pair = Real __attribute__((vector_size(2 * sizeof(Real))));
+using Pair = RealPair;  // engine/core/real_pair.h
 static_assert(kLanes == 4);
-
-Pair LoadPair(const Real* p) {
-  Pair v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-void StorePair(Real* p, const Pair& v) { std::memcpy(p, &v, sizeof v); }
 
 // x += αp, r −= αAp, z −= αP Ap (P = diag(inv_d)); ‖r‖² and rᵀz of the new residual by lanes
 void UpdatePass(long n, Real alpha, const Real* p, const Real* Ap, const Real* inv_d, Real* x,
