@@ -1,6 +1,7 @@
 #include "engine/solvers/nsn/element_preconditioner.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace sim::nsn {
 
@@ -9,15 +10,8 @@ namespace {
 // entries of a tet's 12×12 stiffness block J_eᵀ C'⁻¹ J_e
 constexpr int kTetEntries = 12 * 12;
 
-// value index of entry (row, col) of a compressed column matrix (the entry must exist)
+// value index of entry (row, col) of a compressed column matrix, or −1 if its pattern lacks it
 int EntryIndex(const Eigen::SparseMatrix<Real>& m, int row, int col) {
-  const int* begin = m.innerIndexPtr() + m.outerIndexPtr()[col];
-  const int* end = m.innerIndexPtr() + m.outerIndexPtr()[col + 1];
-  return static_cast<int>(std::lower_bound(begin, end, row) - m.innerIndexPtr());
-}
-
-// value index of entry (row, col), or −1 if the pattern lacks it
-int FindEntry(const Eigen::SparseMatrix<Real>& m, int row, int col) {
   const int* begin = m.innerIndexPtr() + m.outerIndexPtr()[col];
   const int* end = m.innerIndexPtr() + m.outerIndexPtr()[col + 1];
   const int* it = std::lower_bound(begin, end, row);
@@ -142,7 +136,7 @@ bool ElementPreconditioner::Update(const ElementRows& rows, const std::vector<Ve
   // point rows: J_iᵀ J_i / C'_i on their particles' blocks (the ends on fixed nodes drop out;
   // ends on nodes that share no tet would need entries K lacks: such a row stays diagonal)
   point_rows_.clear();
-  std::vector<int> entries;
+  std::vector<std::pair<int, Real>> additions;  // value index, J_ik J_jl / C'
   for (const PointRow& row : point_rows) {
     if (!(row.compliance > 0)) continue;
     PointRow kept = row;
@@ -156,8 +150,9 @@ bool ElementPreconditioner::Update(const ElementRows& rows, const std::vector<Ve
       ++kept.count;
     }
     if (kept.count == 0) continue;
-    // the lower-triangle entries of the row's DOF pairs: all present, or the row is skipped
-    entries.clear();
+    // J_iᵀ J_i / C'_i on the lower triangle of the row's DOF pairs, added only if K's pattern
+    // has every entry
+    additions.clear();
     bool present = true;
     for (int a = 0; a < kept.count && present; ++a) {
       for (int b = 0; b < kept.count && present; ++b) {
@@ -165,24 +160,15 @@ bool ElementPreconditioner::Update(const ElementRows& rows, const std::vector<Ve
           for (int l = 0; l < 3 && present; ++l) {
             const int i = kept.block[a] + k, j = kept.block[b] + l;
             if (i < j) continue;
-            entries.push_back(FindEntry(K_, i, j));
-            present = entries.back() >= 0;
+            const int entry = EntryIndex(K_, i, j);
+            present = entry >= 0;
+            additions.emplace_back(entry, kept.lin[a](k) * kept.lin[b](l) / kept.compliance);
           }
         }
       }
     }
     if (!present) continue;
-    int n = 0;
-    for (int a = 0; a < kept.count; ++a) {
-      for (int b = 0; b < kept.count; ++b) {
-        for (int k = 0; k < 3; ++k) {
-          for (int l = 0; l < 3; ++l) {
-            if (kept.block[a] + k < kept.block[b] + l) continue;
-            values[entries[n++]] += kept.lin[a](k) * kept.lin[b](l) / kept.compliance;
-          }
-        }
-      }
-    }
+    for (const auto& [entry, value] : additions) values[entry] += value;
     point_rows_.push_back(kept);
   }
   point_scaled_.resize(point_rows_.size());
