@@ -21,11 +21,9 @@ Mat3 EdgeMatrix(const std::array<Vec3, 4>& x) {
 }
 
 // von Mises stress [Pa] of the principal Cauchy stresses σ_i = s_i ∂Ψ/∂s_i / J of `material` at
-// the deformation gradient F, with activation pressure `activation` [Pa]
-Real VonMisesStress(const FemMaterialParameters& material, const Mat3& F, Real activation) {
-  const Real J = F.determinant();
+// principal stretches `s` with J = det F, and activation pressure `activation` [Pa]
+Real VonMisesStress(const FemMaterialParameters& material, const Vec3& s, Real J, Real activation) {
   if (!(std::abs(J) > 1e-12)) return 0;
-  const Vec3 s = CalcSvd3(F).sigma;
   const Vec3 sigma = s.cwiseProduct(EvalPrincipalEnergy(material, s, activation).gradient) / J;
   const Real d12 = sigma(0) - sigma(1), d23 = sigma(1) - sigma(2), d31 = sigma(2) - sigma(0);
   return std::sqrt(0.5 * (d12 * d12 + d23 * d23 + d31 * d31));
@@ -53,7 +51,7 @@ TetStrain CalcTetStrain(const std::array<Vec3, 4>& rest, const std::array<Vec3, 
   // principal stretches: singular values, the smallest signed by det F (rotation-variant SVD)
   const Vec3 s = CalcSvd3(F).sigma;
   strain.stretches = s;
-  strain.von_mises = VonMisesStress(material, F, 0);
+  strain.von_mises = VonMisesStress(material, s, J, 0);
   return strain;
 }
 
@@ -65,7 +63,6 @@ void CalcSoftBodyNodeStrain(const Model& model, const State& state, int soft_bod
   std::vector<Real> sum_volumetric(n, 0), sum_von_mises(n, 0), weight(n, 0);
   const FemMaterialParameters material = SoftBodyMaterial(body);
   const Real scale = ActivationScale(body, state.time);
-  const bool activated = !body.tet_growth.empty() || !body.tet_activation.empty();
   for (int t = 0; t < body.tet_count(); ++t) {
     const std::array<int, 4>& tet = body.tets[t];
     std::array<Vec3, 4> rest, x;
@@ -73,20 +70,24 @@ void CalcSoftBodyNodeStrain(const Model& model, const State& state, int soft_bod
       rest[k] = body.rest_positions[tet[k] - body.first_particle];
       x[k] = state.particle_x_W[tet[k]];
     }
-    // the strain from the mesh's rest shape (an inflated chamber shows its growth); the stress
-    // from the elastic part F G⁻¹ with the activation pressure, which is what the material bears
-    TetStrain strain = CalcTetStrain(rest, x, material);
-    if (activated) {
-      const Real pressure = body.tet_activation.empty() ? 0 : scale * body.tet_activation[t];
-      strain.von_mises =
-          VonMisesStress(material, EdgeMatrix(x) * GrownTetRest(body, t, scale).inverse, pressure);
-    }
+    // a flat rest tet has no strain to speak of (the loader rejects them; stay finite anyway)
+    const Mat3 dm = EdgeMatrix(rest);
+    const Real volume = std::abs(dm.determinant()) / 6;
+    if (!(volume > 0)) continue;
+    // the strain from the mesh's rest shape (an inflated chamber shows its growth); the stress of
+    // the elastic part F G⁻¹ with the activation pressure, which is what the material bears
+    const Mat3 F = EdgeMatrix(x) * dm.inverse();
+    const Mat3 F_elastic =
+        body.tet_growth.empty() ? F : EdgeMatrix(x) * GrownTetRest(body, t, scale).inverse;
+    const Real pressure = body.tet_activation.empty() ? 0 : scale * body.tet_activation[t];
+    const Real stress =
+        VonMisesStress(material, CalcSvd3(F_elastic).sigma, F_elastic.determinant(), pressure);
+    const Real volumetric = F.determinant() - 1;
     // weight by rest volume so small slivers do not dominate a node's value
-    const Real volume = std::abs(EdgeMatrix(rest).determinant()) / 6;
     for (int k = 0; k < 4; ++k) {
       const int node = tet[k] - body.first_particle;
-      sum_volumetric[node] += volume * strain.volumetric;
-      sum_von_mises[node] += volume * strain.von_mises;
+      sum_volumetric[node] += volume * volumetric;
+      sum_von_mises[node] += volume * stress;
       weight[node] += volume;
     }
   }

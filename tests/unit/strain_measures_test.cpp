@@ -56,8 +56,8 @@ TEST(StrainMeasuresTest, InvertedTetHasNegativeVolumeRatio) {
 }
 
 TEST(StrainMeasuresTest, NodeStrainIsTheVolumeWeightedMeanOfTetStrains) {
-  // CalcSoftBodyNodeStrain skips the SVD (it runs every rendered frame); its per-node values must
-  // equal the rest-volume-weighted mean of CalcTetStrain over the tets around each node
+  // CalcSoftBodyNodeStrain (every rendered frame) computes the tets' measures itself; its per-node
+  // values must equal the rest-volume-weighted mean of CalcTetStrain over the tets around each node
   Model model;
   State state;
   test_support::AddTetBlock(&model, &state, "block", Vec3::Zero(), Vec3(1, 0.5, 0.5), {2, 1, 1});
