@@ -1,6 +1,7 @@
-// Two doubles as one GCC/Clang vector (one SSE2 register): the SIMD unit of the hot loops the
-// compiler leaves scalar (the FEM element products of nsn/element_rows.cpp, the PCR vector passes
-// of nsn/linear_solvers.cpp), with unaligned loads and stores through memcpy (one movupd each).
+// Two doubles as one GCC/Clang vector (one SSE2 register): the SIMD unit of a hot loop the
+// compiler leaves scalar (the PCR vector passes of nsn/linear_solvers.cpp), with unaligned loads
+// and stores through memcpy (one movupd each). The FEM element products use groups of four
+// (nsn/element_rows.h).
 #pragma once
 
 #include <cstring>

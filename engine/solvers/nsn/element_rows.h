@@ -58,7 +58,6 @@
 #include <Eigen/SparseCore>
 
 #include "engine/core/math.h"
-#include "engine/core/real_pair.h"
 #include "engine/fem/fem_material.h"
 #include "engine/model/model.h"
 
@@ -68,9 +67,10 @@ namespace sim::nsn {
 inline constexpr int kElementRows = 6;
 
 /// Tets per SIMD group of the Schur products (element_rows.h, data layout).
-inline constexpr int kTetLanes = 2;
-/// One number per tet of a group, as a GCC/Clang vector (an SSE2 pair).
-using TetLanes = RealPair;
+inline constexpr int kTetLanes = 4;
+/// One number per tet of a group, as a GCC/Clang vector: one AVX register in the products'
+/// x86-64-v3 clones, two SSE2 registers otherwise (SIM_SIMD_CLONES in element_rows.cpp).
+using TetLanes = Real __attribute__((vector_size(kTetLanes * sizeof(Real))));
 static_assert(sizeof(TetLanes) == kTetLanes * sizeof(Real));
 
 class ElementRows {
