@@ -422,8 +422,8 @@ SIM_SIMD_CLONES void ElementRows::MultiplyJ(const std::vector<Vec3>& t, Real* y)
 }
 
 
-SIM_SIMD_CLONES void ElementRows::Apply(const std::vector<Vec3>& t, const Real* x, Real regularization,
-                        Real* y) const {
+SIM_SIMD_CLONES void ElementRows::Apply(const std::vector<Vec3>& t, const Real* x,
+                                        Real regularization, Real* y) const {
   for (int gi = 0; gi < static_cast<int>(groups_.size()); ++gi) {
     Lanes ys[kElementRows], xs[kElementRows];
     GroupRates(gi, t.data()->data(), ys);
