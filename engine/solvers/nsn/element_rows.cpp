@@ -103,7 +103,9 @@ using Lanes = TetLanes;
 // the baseline (SSE2 pairs), and the loader picks by the CPU (GCC target_clones, an ifunc), so
 // the binary stays portable. Measured on sphere1K.msh at 6 × 20: the solve takes 10-12 % less
 // than with SSE2 pairs of tets.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// (not under the sanitizers, whose runtime may not be up when the loader runs an ifunc resolver)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define SIM_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define SIM_SIMD_CLONES
