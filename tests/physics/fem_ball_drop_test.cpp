@@ -29,6 +29,20 @@ const std::string kScene = R"({"materials": {"tomato": {"friction": 0.75, "densi
      "position": [0, 0, 0.12], "material": "tomato", "youngs_modulus": 1e5,
      "poisson_ratio": 0.45, "material_model": "neo_hookean"}]})";
 
+// the NSN simulation of a loaded scene (null if it cannot start)
+std::unique_ptr<Simulation> StartNsn(const io::Scene& scene) {
+  Expected<std::unique_ptr<Simulation>> simulation =
+      Simulation::Create(scene.model, scene.initial_state, "nsn");
+  return simulation.ok() ? std::move(simulation.value()) : nullptr;
+}
+
+// the total mass of the particles [kg]
+Real ParticleMass(const Model& model) {
+  Real mass = 0;
+  for (int p = 0; p < model.particle_count(); ++p) mass += model.particle_mass[p];
+  return mass;
+}
+
 TEST(SoftBallDropTest, LandsAndSettlesAtTheDefaultSolverSettings) {
   Expected<io::Scene> scene = io::ParseScene(kScene, "ball.json");
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
@@ -37,14 +51,12 @@ TEST(SoftBallDropTest, LandsAndSettlesAtTheDefaultSolverSettings) {
   ASSERT_EQ(model.options.solver.newton_iterations, defaults.newton_iterations);
   ASSERT_EQ(model.options.solver.linear_iterations, defaults.linear_iterations);
   ASSERT_EQ(model.options.solver.fem_preconditioner, defaults.fem_preconditioner);
-  Expected<std::unique_ptr<Simulation>> simulation =
-      Simulation::Create(scene->model, scene->initial_state, "nsn");
-  ASSERT_TRUE(simulation.ok());
-  Simulation& sim = *simulation.value();
+  const std::unique_ptr<Simulation> simulation = StartNsn(scene.value());
+  ASSERT_TRUE(simulation);
+  Simulation& sim = *simulation;
 
   // 45 steps (0.375 s): the fall (7 steps), the impact and two bounces
-  Real mass = 0;
-  for (int p = 0; p < model.particle_count(); ++p) mass += model.particle_mass[p];
+  const Real mass = ParticleMass(model);
   const Real g = -model.options.gravity.z();
   const Real released = mass * g * (kRelease - kRadius);  // m g h at impact [J]
   const int steps = 45;
@@ -90,12 +102,10 @@ TEST(SoftBallDropTest, TheShippedSoftBallComesToRest) {
   Expected<io::Scene> scene = io::LoadScene(std::string(SIM_SOURCE_DIR) + "/scenes/soft_ball.json");
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   const Model& model = *scene->model;
-  Expected<std::unique_ptr<Simulation>> simulation =
-      Simulation::Create(scene->model, scene->initial_state, "nsn");
-  ASSERT_TRUE(simulation.ok());
-  Simulation& sim = *simulation.value();
-  Real mass = 0;
-  for (int p = 0; p < model.particle_count(); ++p) mass += model.particle_mass[p];
+  const std::unique_ptr<Simulation> simulation = StartNsn(scene.value());
+  ASSERT_TRUE(simulation);
+  Simulation& sim = *simulation;
+  const Real mass = ParticleMass(model);
   const Real weight = mass * -model.options.gravity.z();
   const auto centre_of_mass = [&](const State& state) {
     Vec3 centre = Vec3::Zero();
