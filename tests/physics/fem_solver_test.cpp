@@ -255,10 +255,14 @@ struct RowsFixture {
   std::vector<Vec3> x0, v;
 };
 
-RowsFixture DeformedCell() {
+// `cells` cubes of five tets in a row, 0.1 m each, their nodes jittered by up to 1 cm and given
+// random velocities
+RowsFixture DeformedCell(int cells = 1) {
   RowsFixture f;
+  const std::string size = std::to_string(0.1 * cells), count = std::to_string(cells);
   f.scene = Parse(R"({"gravity": [0, 0, 0], "objects": [{"name": "c", "type": "tetmesh",
-      "primitive": "box", "size": [0.1, 0.1, 0.1], "cells": [1, 1, 1], "youngs_modulus": 1e5,
+      "primitive": "box", "size": [)" +
+                  size + R"(, 0.1, 0.1], "cells": [)" + count + R"(, 1, 1], "youngs_modulus": 1e5,
       "poisson_ratio": 0.3}]})");
   std::mt19937 random(3);
   std::uniform_real_distribution<Real> jitter(-1, 1);
@@ -429,6 +433,51 @@ TEST(FemRowsTest, SchurOperatorIsSymmetricAndMatchesTheAssembledMatrix) {
   EXPECT_LT((system.diagonal() - A.diagonal()).norm(), 1e-12 * A.diagonal().norm());
 }
 
+
+TEST(FemRowsTest, SchurProductsMatchTheAssembledMatrixOnPairsAndQuads) {
+  // the element products run four tets per SIMD group, as one AVX2 quad where the CPU has it and
+  // as two SSE2 pairs otherwise; 15 tets make three full groups and a last one of three, which
+  // pairs split 2 + 1. Both paths must give the assembled matrix's products (A x and J t), whose
+  // entries come from the rows' coefficients tet by tet, not from the SIMD kernels
+  RowsFixture f = DeformedCell(3);
+  const Model& model = *f.scene.model;
+  ASSERT_EQ(model.tet_count(), 15);
+  const State state = DeformedState(f);
+  const Contacts contacts = SlantedContactOfParticleZero();
+  std::mt19937 random(7);
+  std::normal_distribution<Real> normal;
+  for (const bool pairs : {false, true}) {
+    nsn::ElementRows::ForcePairsForTesting(pairs);
+    nsn::NewtonSystem system;
+    system.Begin(model, state, MakeControl(model), contacts, model.options.solver.dt);
+    system.Assemble();
+    const Eigen::MatrixXd A = Eigen::MatrixXd(system.AssembleMatrix());
+    Eigen::VectorXd x(system.size()), Ax;
+    for (int i = 0; i < system.size(); ++i) x(i) = normal(random);
+    system.Apply(x, &Ax);
+    EXPECT_LT((Ax - A * x).norm(), 1e-12 * (A * x).norm()) << (pairs ? "pairs" : "quads");
+    // J t of the element rows against J from the rows' coefficients, tet by tet
+    nsn::ElementRows rows;
+    rows.Begin(model, 0, model.options.solver.dt, 0, true);
+    rows.Evaluate(f.x0, FemComplianceMode::kProjected);
+    std::vector<Vec3> t(model.particle_count());
+    for (Vec3& v : t) v = Vec3(normal(random), normal(random), normal(random));
+    std::vector<Real> Jt(rows.row_count());
+    rows.MultiplyJ(t, Jt.data());
+    Real error = 0, scale = 0;
+    for (int e = 0; e < rows.tet_count(); ++e) {
+      Eigen::Matrix<Real, 12, 1> te;
+      for (int a = 0; a < 4; ++a) te.segment<3>(3 * a) = t[rows.blocks(e)[a]];
+      const Eigen::Matrix<Real, nsn::kElementRows, 1> expected = rows.TetJacobian(e) * te;
+      for (int r = 0; r < nsn::kElementRows; ++r) {
+        error = std::max(error, std::abs(Jt[rows.RowIndex(e, r)] - expected(r)));
+        scale = std::max(scale, std::abs(expected(r)));
+      }
+    }
+    EXPECT_LT(error, 1e-12 * scale) << (pairs ? "pairs" : "quads");
+  }
+  nsn::ElementRows::ForcePairsForTesting(false);
+}
 
 // |P(A x) − x| / |x| for a random x (returned in `x`, A x in `Ax`): how far the system's
 // preconditioner is from A's inverse

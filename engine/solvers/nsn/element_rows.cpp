@@ -8,9 +8,8 @@
 #include "engine/fem/tet_elements.h"
 
 // GCC notes that returning a 4-double vector passes it differently with and without AVX
-// (-Wpsabi); the helpers and lambdas that return lanes are inlined into this file's functions,
-// so no call crosses that boundary (the note comes at the end of the file, for the clones, so it
-// stays off for the whole file)
+// (-Wpsabi); the helpers that return vectors are inlined into this file's functions, so no call
+// crosses that boundary
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace sim::nsn {
@@ -83,40 +82,31 @@ Mat3 EdgeMatrix(const std::array<int, 4>& block, const std::vector<Vec3>& x) {
   f[0] = -(f[1] + f[2] + f[3]);
 }
 
-// kTetLanes doubles as one GCC/Clang vector (element_rows.h)
-using Lanes = TetLanes;
+// SIMD vectors of 2 (SSE2, NEON) and 4 doubles (AVX2) as GCC/Clang vectors; the Schur products
+// run a group of kTetLanes tets as one Quad or as two Pairs (ElementProducts below)
+using Pair = Real __attribute__((vector_size(2 * sizeof(Real))));
+using Quad = Real __attribute__((vector_size(4 * sizeof(Real))));
+template <class V>
+constexpr int kWidth = sizeof(V) / sizeof(Real);
+static_assert(kTetLanes % kWidth<Quad> == 0 && kTetLanes % kWidth<Pair> == 0);
 
-// unaligned load and store of kTetLanes numbers (one move each, through memcpy)
-[[gnu::always_inline]] inline Lanes LoadLanes(const Real* p) {
-  Lanes v;
+// unaligned load and store of one vector (one move each, through memcpy)
+template <class V>
+[[gnu::always_inline]] inline V Load(const Real* p) {
+  V v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-[[gnu::always_inline]] inline void StoreLanes(Real* p, const Lanes& v) {
+template <class V>
+[[gnu::always_inline]] inline void Store(Real* p, const V& v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-}  // namespace
-
-// The Schur products (AddJt, MultiplyJ, Apply: the inner loop of every PCR iteration) are
-// compiled twice, for x86-64-v3 (AVX2 and FMA: a group of kTetLanes tets in one register) and for
-// the baseline (SSE2 pairs), and the loader picks by the CPU (GCC target_clones, an ifunc), so
-// the binary stays portable. Measured on sphere1K.msh at 6 × 20: the solve takes 10-12 % less
-// than with SSE2 pairs of tets.
-// (not under the sanitizers, whose runtime may not be up when the loader runs an ifunc resolver)
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-#define SIM_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define SIM_SIMD_CLONES
-#endif
-
-namespace {
-
 // axis k of the block vectors t[block[l]], one per lane
-[[gnu::always_inline]] inline Lanes Gather(const Real* t, const int* block, int k) {
-  Lanes v;
-  for (int l = 0; l < kTetLanes; ++l) v[l] = t[3 * block[l] + k];
+template <class V>
+[[gnu::always_inline]] inline V Gather(const Real* t, const int* block, int k) {
+  V v;
+  for (int l = 0; l < kWidth<V>; ++l) v[l] = t[3 * block[l] + k];
   return v;
 }
 
@@ -315,134 +305,244 @@ void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real*
 }
 
 
-[[gnu::always_inline]] inline void ElementRows::GroupRates(int gi, const Real* t, Lanes* y) const {
-  // RowRates for the lanes of group gi: d_a = t_a − t_0 (a = 1..3), w_n = Σ_a d_a B(a, n),
-  // T_mn = u_m · w_n; stretch T_ii, shear (T_ij + T_ji)/√2
-  const TetGroup& g = groups_[gi];
-  Lanes t0[3], d[3][3];  // d[edge][axis]
-  for (int k = 0; k < 3; ++k) t0[k] = Gather(t, g.block[0], k);
-  for (int a = 0; a < 3; ++a) {
-    for (int k = 0; k < 3; ++k) d[a][k] = Gather(t, g.block[a + 1], k) - t0[k];
+// The Schur products (AddJt, MultiplyJ, Apply: the inner loop of every PCR iteration) for one
+// vector type V: each group of kTetLanes tets runs as kTetLanes / width(V) parts of width(V)
+// lanes. On x86-64 with AVX2 and FMA (checked at run time) they run on quads, compiled for
+// x86-64-v3 by the wrappers below, so the binary stays portable; elsewhere on pairs. Measured on
+// sphere1K.msh at 6 × 20 (alternating runs against the former two-tet groups on SSE2 pairs): the
+// quads take 14 % less solve time, the pairs 3 % more; the same four-tet code compiled for SSE2
+// alone took 18 % more (its vectors of four spill registers).
+struct ElementProducts {
+  // tets of group gi in the last (shorter) group, else kTetLanes
+  static int GroupLanes(const ElementRows& rows, int gi) {
+    return std::min(kTetLanes, rows.tet_count() - gi * kTetLanes);
   }
-  Lanes w[3][3];  // w[n][axis]
-  for (int n = 0; n < 3; ++n) {
-    const Lanes b0 = LoadLanes(g.B[3 * n]), b1 = LoadLanes(g.B[3 * n + 1]),
-                b2 = LoadLanes(g.B[3 * n + 2]);
-    for (int k = 0; k < 3; ++k) w[n][k] = d[0][k] * b0 + d[1][k] * b1 + d[2][k] * b2;
-  }
-  const auto T = [&](int m, int n) {
-    return LoadLanes(g.U[3 * m]) * w[n][0] + LoadLanes(g.U[3 * m + 1]) * w[n][1] +
-           LoadLanes(g.U[3 * m + 2]) * w[n][2];
-  };
-  for (int i = 0; i < 3; ++i) y[i] = T(i, i);
-  for (int p = 0; p < 3; ++p) {
-    const int i = kPairs[p][0], j = kPairs[p][1];
-    y[3 + p] = shear_rows_ ? kInvSqrt2 * (T(i, j) + T(j, i)) : Lanes{};
-  }
-}
 
-
-[[gnu::always_inline]] inline void ElementRows::LoadGroupRows(int gi, const Real* x,
-                                                              Lanes* xs) const {
-  const int first = gi * kTetLanes;
-  const int lanes = std::min(kTetLanes, tet_count() - first);
-  const Real* xg = x + kElementRows * first;
-  if (lanes == kTetLanes) {
-    for (int r = 0; r < kElementRows; ++r) xs[r] = LoadLanes(xg + r * kTetLanes);
-    return;
-  }
-  // a shorter last group, through a zero-padded copy (element access would keep xs in memory
-  // for every group)
-  Real padded[kElementRows][kTetLanes] = {};
-  for (int r = 0; r < kElementRows; ++r) {
-    for (int l = 0; l < lanes; ++l) padded[r][l] = xg[r * lanes + l];
-  }
-  for (int r = 0; r < kElementRows; ++r) xs[r] = LoadLanes(padded[r]);
-}
-
-
-[[gnu::always_inline]] inline void ElementRows::StoreGroupRows(int gi, const Lanes* ys,
-                                                               Real* y) const {
-  const int first = gi * kTetLanes;
-  const int lanes = std::min(kTetLanes, tet_count() - first);
-  Real* yg = y + kElementRows * first;
-  if (lanes == kTetLanes) {
-    for (int r = 0; r < kElementRows; ++r) StoreLanes(yg + r * kTetLanes, ys[r]);
-    return;
-  }
-  Real padded[kElementRows][kTetLanes];
-  for (int r = 0; r < kElementRows; ++r) StoreLanes(padded[r], ys[r]);
-  for (int r = 0; r < kElementRows; ++r) {
-    for (int l = 0; l < lanes; ++l) yg[r * lanes + l] = padded[r][l];
-  }
-}
-
-
-SIM_SIMD_CLONES void ElementRows::AddJt(const Real* x, std::vector<Vec3>* lin) const {
-  // NodeForces for the lanes of each group: X̂ symmetric with the stretch multipliers on the
-  // diagonal and shear/√2 off it, Y = U X̂, node a = 1..3 gets Σ_n Y_:n B(a − 1, n), node 0
-  // minus their sum
-  Real* out = lin->data()->data();
-  const Real shear = shear_rows_ ? kInvSqrt2 : 0;
-  for (int gi = 0; gi < static_cast<int>(groups_.size()); ++gi) {
-    const TetGroup& g = groups_[gi];
-    Lanes xs[kElementRows];
-    LoadGroupRows(gi, x, xs);
-    const Lanes x01 = shear * xs[3], x02 = shear * xs[4], x12 = shear * xs[5];
-    const Lanes xh[3][3] = {{xs[0], x01, x02}, {x01, xs[1], x12}, {x02, x12, xs[2]}};
-    Lanes Y[3][3];  // Y[n][axis] = (U X̂)(axis, n)
-    for (int n = 0; n < 3; ++n) {
-      for (int k = 0; k < 3; ++k) {
-        Y[n][k] = LoadLanes(g.U[k]) * xh[0][n] + LoadLanes(g.U[3 + k]) * xh[1][n] +
-                  LoadLanes(g.U[6 + k]) * xh[2][n];
-      }
-    }
-    Lanes f[4][3];  // [node][axis]
+  // RowRates for lanes [part·W, part·W + W) of group gi: d_a = t_a − t_0 (a = 1..3),
+  // w_n = Σ_a d_a B(a, n), T_mn = u_m · w_n; stretch T_ii, shear (T_ij + T_ji)/√2
+  template <class V>
+  [[gnu::always_inline]] static void Rates(const ElementRows& rows, int gi, int part, const Real* t,
+                                           V* y) {
+    constexpr int W = kWidth<V>;
+    const ElementRows::TetGroup& g = rows.groups_[gi];
+    const int o = part * W;
+    V t0[3], d[3][3];  // d[edge][axis]
+    for (int k = 0; k < 3; ++k) t0[k] = Gather<V>(t, g.block[0] + o, k);
     for (int a = 0; a < 3; ++a) {
-      const Lanes b0 = LoadLanes(g.B[a]), b1 = LoadLanes(g.B[3 + a]), b2 = LoadLanes(g.B[6 + a]);
-      for (int k = 0; k < 3; ++k) f[a + 1][k] = Y[0][k] * b0 + Y[1][k] * b1 + Y[2][k] * b2;
+      for (int k = 0; k < 3; ++k) d[a][k] = Gather<V>(t, g.block[a + 1] + o, k) - t0[k];
     }
-    for (int k = 0; k < 3; ++k) f[0][k] = -(f[1][k] + f[2][k] + f[3][k]);
-    // scatter tet by tet (the tets of a group may share nodes)
-    const int lanes = std::min(kTetLanes, tet_count() - gi * kTetLanes);
-    for (int l = 0; l < lanes; ++l) {
-      for (int a = 0; a < 4; ++a) {
-        Real* node = out + 3 * g.block[a][l];
-        for (int k = 0; k < 3; ++k) node[k] += f[a][k][l];
+    V w[3][3];  // w[n][axis]
+    for (int n = 0; n < 3; ++n) {
+      const V b0 = Load<V>(g.B[3 * n] + o), b1 = Load<V>(g.B[3 * n + 1] + o),
+              b2 = Load<V>(g.B[3 * n + 2] + o);
+      for (int k = 0; k < 3; ++k) w[n][k] = d[0][k] * b0 + d[1][k] * b1 + d[2][k] * b2;
+    }
+    const auto T = [&](int m, int n) {
+      return Load<V>(g.U[3 * m] + o) * w[n][0] + Load<V>(g.U[3 * m + 1] + o) * w[n][1] +
+             Load<V>(g.U[3 * m + 2] + o) * w[n][2];
+    };
+    for (int i = 0; i < 3; ++i) y[i] = T(i, i);
+    for (int p = 0; p < 3; ++p) {
+      const int i = kPairs[p][0], j = kPairs[p][1];
+      y[3 + p] = rows.shear_rows_ ? kInvSqrt2 * (T(i, j) + T(j, i)) : V{};
+    }
+  }
+
+  // the 6 rows of lanes [part·W, part·W + W) of group gi of an element vector x (zero in padding
+  // lanes), and back
+  template <class V>
+  [[gnu::always_inline]] static void LoadRows(const ElementRows& rows, int gi, int part,
+                                              const Real* x, V* xs) {
+    constexpr int W = kWidth<V>;
+    const int lanes = GroupLanes(rows, gi);
+    const Real* xg = x + kElementRows * gi * kTetLanes;
+    if (lanes == kTetLanes) {
+      for (int r = 0; r < kElementRows; ++r) xs[r] = Load<V>(xg + r * kTetLanes + part * W);
+      return;
+    }
+    // a shorter last group, through a zero-padded copy (element access would keep xs in memory
+    // for every group)
+    Real padded[kElementRows][kTetLanes] = {};
+    for (int r = 0; r < kElementRows; ++r) {
+      for (int l = 0; l < lanes; ++l) padded[r][l] = xg[r * lanes + l];
+    }
+    for (int r = 0; r < kElementRows; ++r) xs[r] = Load<V>(padded[r] + part * W);
+  }
+  template <class V>
+  [[gnu::always_inline]] static void StoreRows(const ElementRows& rows, int gi, int part,
+                                               const V* ys, Real* y) {
+    constexpr int W = kWidth<V>;
+    const int lanes = GroupLanes(rows, gi);
+    Real* yg = y + kElementRows * gi * kTetLanes;
+    if (lanes == kTetLanes) {
+      for (int r = 0; r < kElementRows; ++r) Store<V>(yg + r * kTetLanes + part * W, ys[r]);
+      return;
+    }
+    Real padded[kElementRows][W];
+    for (int r = 0; r < kElementRows; ++r) Store<V>(padded[r], ys[r]);
+    for (int r = 0; r < kElementRows; ++r) {
+      for (int l = part * W; l < std::min(lanes, part * W + W); ++l)
+        yg[r * lanes + l] = padded[r][l - part * W];
+    }
+  }
+
+  // lin += Jᵀx: NodeForces for the lanes of each group: X̂ symmetric with the stretch multipliers
+  // on the diagonal and shear/√2 off it, Y = U X̂, node a = 1..3 gets Σ_n Y_:n B(a − 1, n), node
+  // 0 minus their sum
+  template <class V>
+  [[gnu::always_inline]] static void AddJt(const ElementRows& rows, const Real* x, Real* out) {
+    constexpr int W = kWidth<V>;
+    const Real shear = rows.shear_rows_ ? kInvSqrt2 : 0;
+    for (int gi = 0; gi < static_cast<int>(rows.groups_.size()); ++gi) {
+      const ElementRows::TetGroup& g = rows.groups_[gi];
+      const int lanes = GroupLanes(rows, gi);
+      for (int part = 0; part * W < lanes; ++part) {
+        const int o = part * W;
+        V xs[kElementRows];
+        LoadRows<V>(rows, gi, part, x, xs);
+        const V x01 = shear * xs[3], x02 = shear * xs[4], x12 = shear * xs[5];
+        const V xh[3][3] = {{xs[0], x01, x02}, {x01, xs[1], x12}, {x02, x12, xs[2]}};
+        V Y[3][3];  // Y[n][axis] = (U X̂)(axis, n)
+        for (int n = 0; n < 3; ++n) {
+          for (int k = 0; k < 3; ++k) {
+            Y[n][k] = Load<V>(g.U[k] + o) * xh[0][n] + Load<V>(g.U[3 + k] + o) * xh[1][n] +
+                      Load<V>(g.U[6 + k] + o) * xh[2][n];
+          }
+        }
+        V f[4][3];  // [node][axis]
+        for (int a = 0; a < 3; ++a) {
+          const V b0 = Load<V>(g.B[a] + o), b1 = Load<V>(g.B[3 + a] + o),
+                  b2 = Load<V>(g.B[6 + a] + o);
+          for (int k = 0; k < 3; ++k) f[a + 1][k] = Y[0][k] * b0 + Y[1][k] * b1 + Y[2][k] * b2;
+        }
+        for (int k = 0; k < 3; ++k) f[0][k] = -(f[1][k] + f[2][k] + f[3][k]);
+        // scatter tet by tet (the tets of a group may share nodes)
+        if constexpr (W == 2) {
+          // (x, y) of both lanes by one 2×2 transpose: one vector add per node instead of two
+          // scalar ones (measured: 4 % of the solve on pairs)
+          for (int a = 0; a < 4; ++a) {
+            const Pair xy[2] = {__builtin_shufflevector(f[a][0], f[a][1], 0, 2),
+                                __builtin_shufflevector(f[a][0], f[a][1], 1, 3)};
+            for (int l = 0; l < std::min(W, lanes - o); ++l) {
+              Real* node = out + 3 * g.block[a][o + l];
+              Store<Pair>(node, Load<Pair>(node) + xy[l]);
+              node[2] += f[a][2][l];
+            }
+          }
+          continue;
+        }
+        for (int l = 0; l < std::min(W, lanes - o); ++l) {
+          for (int a = 0; a < 4; ++a) {
+            Real* node = out + 3 * g.block[a][o + l];
+            for (int k = 0; k < 3; ++k) node[k] += f[a][k][l];
+          }
+        }
       }
     }
   }
+
+  // y = J t
+  template <class V>
+  [[gnu::always_inline]] static void MultiplyJ(const ElementRows& rows, const Real* t, Real* y) {
+    for (int gi = 0; gi < static_cast<int>(rows.groups_.size()); ++gi) {
+      for (int part = 0; part * kWidth<V> < GroupLanes(rows, gi); ++part) {
+        V rates[kElementRows];
+        Rates<V>(rows, gi, part, t, rates);
+        StoreRows<V>(rows, gi, part, rates, y);
+      }
+    }
+  }
+
+  // y = J t + C x + εx
+  template <class V>
+  [[gnu::always_inline]] static void Apply(const ElementRows& rows, const Real* t, const Real* x,
+                                           Real regularization, Real* y) {
+    for (int gi = 0; gi < static_cast<int>(rows.groups_.size()); ++gi) {
+      const ElementRows::TetGroupCompliance& c = rows.group_compliance_[gi];
+      for (int part = 0; part * kWidth<V> < GroupLanes(rows, gi); ++part) {
+        const int o = part * kWidth<V>;
+        V ys[kElementRows], xs[kElementRows];
+        Rates<V>(rows, gi, part, t, ys);
+        LoadRows<V>(rows, gi, part, x, xs);
+        // + C x + εx: the symmetric stretch block, then the shear diagonal
+        const V c00 = Load<V>(c.stretch[0] + o), c11 = Load<V>(c.stretch[1] + o),
+                c22 = Load<V>(c.stretch[2] + o);
+        const V c01 = Load<V>(c.stretch[3] + o), c02 = Load<V>(c.stretch[4] + o),
+                c12 = Load<V>(c.stretch[5] + o);
+        ys[0] += c00 * xs[0] + c01 * xs[1] + c02 * xs[2];
+        ys[1] += c01 * xs[0] + c11 * xs[1] + c12 * xs[2];
+        ys[2] += c02 * xs[0] + c12 * xs[1] + c22 * xs[2];
+        for (int p = 0; p < 3; ++p) ys[3 + p] += Load<V>(c.shear[p] + o) * xs[3 + p];
+        for (int r = 0; r < kElementRows; ++r) ys[r] += regularization * xs[r];
+        StoreRows<V>(rows, gi, part, ys, y);
+      }
+    }
+  }
+};
+
+namespace {
+
+// the Quad versions, compiled for x86-64-v3 (not under the sanitizers, which may not expect
+// code for a CPU the build did not target), and whether this CPU runs them
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define SIM_ELEMENT_QUADS 1
+bool force_pairs = false;  // ElementRows::ForcePairsForTesting
+bool CpuHasQuads() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has && !force_pairs;
+}
+[[gnu::target("arch=x86-64-v3")]] void AddJtQuads(const ElementRows& rows, const Real* x,
+                                                  Real* out) {
+  ElementProducts::AddJt<Quad>(rows, x, out);
+}
+[[gnu::target("arch=x86-64-v3")]] void MultiplyJQuads(const ElementRows& rows, const Real* t,
+                                                      Real* y) {
+  ElementProducts::MultiplyJ<Quad>(rows, t, y);
+}
+[[gnu::target("arch=x86-64-v3")]] void ApplyQuads(const ElementRows& rows, const Real* t,
+                                                  const Real* x, Real regularization, Real* y) {
+  ElementProducts::Apply<Quad>(rows, t, x, regularization, y);
+}
+#else
+#define SIM_ELEMENT_QUADS 0
+#endif
+
+}  // namespace
+
+
+void ElementRows::ForcePairsForTesting(bool pairs) {
+#if SIM_ELEMENT_QUADS
+  force_pairs = pairs;
+#else
+  (void)pairs;
+#endif
 }
 
 
-SIM_SIMD_CLONES void ElementRows::MultiplyJ(const std::vector<Vec3>& t, Real* y) const {
-  for (int gi = 0; gi < static_cast<int>(groups_.size()); ++gi) {
-    Lanes rates[kElementRows];
-    GroupRates(gi, t.data()->data(), rates);
-    StoreGroupRows(gi, rates, y);
-  }
+void ElementRows::AddJt(const Real* x, std::vector<Vec3>* lin) const {
+  Real* out = lin->data()->data();
+#if SIM_ELEMENT_QUADS
+  if (CpuHasQuads()) return AddJtQuads(*this, x, out);
+#endif
+  ElementProducts::AddJt<Pair>(*this, x, out);
 }
 
 
-SIM_SIMD_CLONES void ElementRows::Apply(const std::vector<Vec3>& t, const Real* x,
-                                        Real regularization, Real* y) const {
-  for (int gi = 0; gi < static_cast<int>(groups_.size()); ++gi) {
-    Lanes ys[kElementRows], xs[kElementRows];
-    GroupRates(gi, t.data()->data(), ys);
-    LoadGroupRows(gi, x, xs);
-    // + C x + εx: the symmetric stretch block, then the shear diagonal
-    const TetGroupCompliance& c = group_compliance_[gi];
-    const Lanes c00 = LoadLanes(c.stretch[0]), c11 = LoadLanes(c.stretch[1]),
-                c22 = LoadLanes(c.stretch[2]);
-    const Lanes c01 = LoadLanes(c.stretch[3]), c02 = LoadLanes(c.stretch[4]),
-                c12 = LoadLanes(c.stretch[5]);
-    ys[0] += c00 * xs[0] + c01 * xs[1] + c02 * xs[2];
-    ys[1] += c01 * xs[0] + c11 * xs[1] + c12 * xs[2];
-    ys[2] += c02 * xs[0] + c12 * xs[1] + c22 * xs[2];
-    for (int p = 0; p < 3; ++p) ys[3 + p] += LoadLanes(c.shear[p]) * xs[3 + p];
-    for (int r = 0; r < kElementRows; ++r) ys[r] += regularization * xs[r];
-    StoreGroupRows(gi, ys, y);
-  }
+void ElementRows::MultiplyJ(const std::vector<Vec3>& t, Real* y) const {
+#if SIM_ELEMENT_QUADS
+  if (CpuHasQuads()) return MultiplyJQuads(*this, t.data()->data(), y);
+#endif
+  ElementProducts::MultiplyJ<Pair>(*this, t.data()->data(), y);
+}
+
+
+void ElementRows::Apply(const std::vector<Vec3>& t, const Real* x, Real regularization,
+                        Real* y) const {
+#if SIM_ELEMENT_QUADS
+  if (CpuHasQuads()) return ApplyQuads(*this, t.data()->data(), x, regularization, y);
+#endif
+  ElementProducts::Apply<Pair>(*this, t.data()->data(), x, regularization, y);
 }
 
 

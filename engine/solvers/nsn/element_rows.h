@@ -44,11 +44,12 @@
 // in SIMD lanes: the packed copy is a structure of arrays per group of kTetLanes tets, and the
 // element rows are numbered group by group, row-major within a group (row r of the group's tet l
 // at r·lanes + l, lanes = kTetLanes except in a shorter last group; RowIndex), so the lanes of a
-// row are adjacent in every vector of the solver. The products are:
-//   (J t): T = Uᵀ D_t B with D_t = [t1 − t0, t2 − t0, t3 − t0]; stretch T_ii, shear (T_ij +
-//   T_ji)/√2 (Jᵀx): X̂ = diag(x_stretch) with X̂_ij = X̂_ji = x_shear/√2; nodes 1..3 get the columns
-//   of
-//          U X̂ Bᵀ, node 0 minus their sum
+// row are adjacent in every vector of the solver. A group runs as one AVX2 register of four
+// doubles where the CPU has it, else as two SSE2/NEON pairs (element_rows.cpp). The products are:
+//   (J t):  T = Uᵀ D_t B with D_t = [t1 − t0, t2 − t0, t3 − t0]; stretch T_ii,
+//           shear (T_ij + T_ji)/√2;
+//   (Jᵀ x): X̂ = diag(x_stretch) with X̂_ij = X̂_ji = x_shear/√2; nodes 1..3 get the columns
+//           of U X̂ Bᵀ, node 0 minus their sum.
 #pragma once
 
 #include <algorithm>
@@ -66,12 +67,9 @@ namespace sim::nsn {
 /// Rows per tet: 3 stretch rows, then 3 shear rows.
 inline constexpr int kElementRows = 6;
 
-/// Tets per SIMD group of the Schur products (element_rows.h, data layout).
+/// Tets per SIMD group of the Schur products (element_rows.h, data layout): one AVX2 register of
+/// doubles, or two SSE2/NEON ones (ElementProducts in element_rows.cpp).
 inline constexpr int kTetLanes = 4;
-/// One number per tet of a group, as a GCC/Clang vector: one AVX register in the products'
-/// x86-64-v3 clones, two SSE2 registers otherwise (SIM_SIMD_CLONES in element_rows.cpp).
-using TetLanes = Real __attribute__((vector_size(kTetLanes * sizeof(Real))));
-static_assert(sizeof(TetLanes) == kTetLanes * sizeof(Real));
 
 class ElementRows {
  public:
@@ -139,13 +137,12 @@ class ElementRows {
 
   bool shear_rows() const { return shear_rows_; }
 
+  /// Tests only: run the Schur products on pairs of doubles even where the CPU would run them on
+  /// AVX2 quads (false restores the CPU's choice). Not thread-safe.
+  static void ForcePairsForTesting(bool pairs);
+
  private:
-  using Lanes = TetLanes;
-  /// y[r] = the rows of group gi applied to the node vectors t (flat, 3 per block).
-  void GroupRates(int gi, const Real* t, Lanes* y) const;
-  /// The 6 rows of group gi of an element vector x as lanes (zero in padding lanes), and back.
-  void LoadGroupRows(int gi, const Real* x, Lanes* xs) const;
-  void StoreGroupRows(int gi, const Lanes* ys, Real* y) const;
+  friend struct ElementProducts;  // the SIMD kernels of the Schur products (element_rows.cpp)
   /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
   std::array<Vec3, 4> RowCoefficients(int e, int r) const;
   /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with rows U, B.
