@@ -2,15 +2,23 @@
 // the rotation-variant SVD, zero energy and stress at rest, P = ∂Ψ/∂F and ∂P/∂F against central
 // differences, the rest tangent of linear elasticity, rotation invariance, the principal-stretch
 // derivatives used by the compliance rows, and the positive-definite compliance.
+
+// the lanes of four doubles below run without AVX here, so GCC notes that they are returned
+// differently with AVX (-Wpsabi); they are inlined, so no call crosses that boundary
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>
 
 #include "engine/fem/fem_material.h"
 #include "engine/fem/svd3.h"
+#include "engine/fem/svd3_lanes.h"
 
 namespace sim {
 namespace {
@@ -79,6 +87,81 @@ TEST(Svd3Test, DegenerateMatricesStayOrthonormal) {
     EXPECT_NEAR(svd.U.determinant(), 1, 1e-13);
     EXPECT_NEAR(svd.V.determinant(), 1, 1e-13);
   }
+}
+
+// CalcSvd3Lanes on lanes of V against CalcSvd3 on each lane's matrix and guess, with the FEM
+// element evaluation's sweep bound and tolerance (nsn/element_rows.cpp); returns the largest
+// difference of U, σ and V
+template <class V>
+Real LaneSvdDifference(const std::vector<Mat3>& Fs, const std::vector<Mat3>& guesses) {
+  constexpr int W = sizeof(V) / sizeof(Real);
+  constexpr int kSweeps = 6;
+  constexpr Real kTolerance = 1e-8;
+  Real largest = 0;
+  for (std::size_t first = 0; first < Fs.size(); first += W) {
+    Mat3 lane_F[W], lane_guess[W];
+    for (int l = 0; l < W; ++l) {
+      const std::size_t k = std::min(first + l, Fs.size() - 1);
+      lane_F[l] = Fs[k];
+      lane_guess[l] = guesses[k];
+    }
+    const Mat3Lanes<V> F = Mat3Lanes<V>::FromMatrices(lane_F);
+    Mat3Lanes<V> Vm = Mat3Lanes<V>::FromMatrices(lane_guess), U;
+    V sigma[3];
+    CalcSvd3Lanes(F, &Vm, kSweeps, kTolerance, &U, sigma);
+    for (int l = 0; l < W && first + l < Fs.size(); ++l) {
+      const Svd3 scalar = CalcSvd3(Fs[first + l], guesses[first + l], kSweeps, kTolerance);
+      const Vec3 lane_sigma(sigma[0][l], sigma[1][l], sigma[2][l]);
+      largest = std::max(largest, (lane_sigma - scalar.sigma).cwiseAbs().maxCoeff());
+      largest = std::max(largest, (U.Lane(l) - scalar.U).cwiseAbs().maxCoeff());
+      largest = std::max(largest, (Vm.Lane(l) - scalar.V).cwiseAbs().maxCoeff());
+    }
+  }
+  return largest;
+}
+
+TEST(Svd3Test, LanesGiveEachLaneTheScalarDecomposition) {
+  // random, inverted and degenerate matrices (identity, flat, collapsed, zero) side by side, with
+  // identity and random guesses: lanes that need different numbers of sweeps, skip rotations or
+  // swap columns must each get what CalcSvd3 gives them (same steps, masked instead of branched;
+  // the 3×3 products are summed in another order than Eigen's, which the rotations carry into U
+  // and V: 3.3e-14 measured, so 1e-12; a wrong mask or swap gives O(1) differences)
+  std::mt19937 rng(11);
+  std::vector<Mat3> Fs, guesses;
+  Mat3 flat = Mat3::Identity();
+  flat(2, 2) = 0;
+  Mat3 line = Mat3::Zero();
+  line(0, 1) = 2;
+  for (int trial = 0; trial < 61; ++trial) {
+    switch (trial % 7) {
+      case 0:
+        Fs.push_back(Mat3::Identity());
+        break;
+      case 1:
+        Fs.push_back(flat);
+        break;
+      case 2:
+        Fs.push_back(line);
+        break;
+      case 3:
+        Fs.push_back(Mat3::Zero());
+        break;
+      default:
+        Fs.push_back(RandomF(&rng, trial % 2 == 0));
+        break;
+    }
+    // identity, random, or within 1e-4 rad of the answer: lanes that converge after different
+    // numbers of sweeps side by side
+    if (trial % 5 == 1) {
+      guesses.push_back(CalcSvd3(Fs.back()).V * Eigen::AngleAxisd(1e-4, Vec3::UnitX()).matrix());
+    } else {
+      guesses.push_back(trial % 3 == 0 ? Mat3(Mat3::Identity()) : RandomRotation(&rng));
+    }
+  }
+  using Pair = Real __attribute__((vector_size(2 * sizeof(Real))));
+  using Quad = Real __attribute__((vector_size(4 * sizeof(Real))));
+  EXPECT_LT(LaneSvdDifference<Pair>(Fs, guesses), 1e-12);
+  EXPECT_LT(LaneSvdDifference<Quad>(Fs, guesses), 1e-12);
 }
 
 class FemMaterialTest : public ::testing::TestWithParam<FemMaterialModel> {

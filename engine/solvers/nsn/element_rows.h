@@ -143,6 +143,8 @@ class ElementRows {
 
  private:
   friend struct ElementProducts;  // the SIMD kernels of the Schur products (element_rows.cpp)
+  /// U_, V_ and stretch_ of every tet at block positions `x` (its last V as the guess).
+  void EvaluateSvds(const std::vector<Vec3>& x);
   /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
   std::array<Vec3, 4> RowCoefficients(int e, int r) const;
   /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with rows U, B.
