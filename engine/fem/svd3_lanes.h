@@ -1,15 +1,16 @@
 // The rotation-variant SVD of svd3.h (F = U diag(σ) Vᵀ, U and V proper rotations, σ1 ≥ σ2 ≥ |σ3|,
 // det F's sign on σ3) for several 3×3 matrices at once, one per lane of a GCC/Clang vector type V
-// (two or four doubles). The same steps as CalcSvd3, each lane getting exactly its sweeps, skips
-// and swaps through masks instead of branches: the scalar version is a chain of dependent square
-// roots and divisions, and running independent matrices side by side hides their latency
-// (measured in the FEM element evaluation: nsn/element_rows.cpp).
+// (two or four doubles: engine/core/real_lanes.h). The same steps as CalcSvd3, each lane getting
+// exactly its sweeps, skips and swaps through masks instead of branches: the scalar version is a
+// chain of dependent square roots and divisions, and running independent matrices side by side
+// hides their latency (measured in the FEM element evaluation: nsn/element_rows.cpp).
 #pragma once
 
 #include <cmath>
 #include <cstring>
 
 #include "engine/core/math.h"
+#include "engine/core/real_lanes.h"
 
 namespace sim {
 
@@ -20,7 +21,7 @@ struct Mat3Lanes {
 
   /// Lane l holds `matrices[l]` (as many as the lanes).
   static Mat3Lanes FromMatrices(const Mat3* matrices) {
-    constexpr int kLanes = sizeof(V) / sizeof(Real);
+    constexpr int kLanes = kLaneCount<V>;
     Real entries[3][3][kLanes];
     for (int l = 0; l < kLanes; ++l) {
       for (int i = 0; i < 3; ++i) {
@@ -51,7 +52,7 @@ template <class V>
 // per lane: the square roots are independent, so they pipeline
 template <class V>
 [[gnu::always_inline]] inline V Sqrt(V v) {
-  for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(Real)); ++l) v[l] = std::sqrt(v[l]);
+  for (int l = 0; l < kLaneCount<V>; ++l) v[l] = std::sqrt(v[l]);
   return v;
 }
 
@@ -137,7 +138,7 @@ template <class V>
     const V scale = S.m[0][0] + S.m[1][1] + S.m[2][2];
     const auto active = off > tolerance * tolerance * scale * scale;
     bool any = false;
-    for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(Real)); ++l) any |= active[l] != 0;
+    for (int l = 0; l < kLaneCount<V>; ++l) any |= active[l] != 0;
     if (!any) break;
     JacobiRotate(&S, Vm, 0, 1, active);
     JacobiRotate(&S, Vm, 0, 2, active);

@@ -94,7 +94,7 @@ TEST(Svd3Test, DegenerateMatricesStayOrthonormal) {
 // difference of U, σ and V
 template <class V>
 Real LaneSvdDifference(const std::vector<Mat3>& Fs, const std::vector<Mat3>& guesses) {
-  constexpr int W = sizeof(V) / sizeof(Real);
+  constexpr int W = kLaneCount<V>;
   constexpr int kSweeps = 6;
   constexpr Real kTolerance = 1e-8;
   Real largest = 0;
@@ -158,10 +158,8 @@ TEST(Svd3Test, LanesGiveEachLaneTheScalarDecomposition) {
       guesses.push_back(trial % 3 == 0 ? Mat3(Mat3::Identity()) : RandomRotation(&rng));
     }
   }
-  using Pair = Real __attribute__((vector_size(2 * sizeof(Real))));
-  using Quad = Real __attribute__((vector_size(4 * sizeof(Real))));
-  EXPECT_LT(LaneSvdDifference<Pair>(Fs, guesses), 1e-12);
-  EXPECT_LT(LaneSvdDifference<Quad>(Fs, guesses), 1e-12);
+  EXPECT_LT(LaneSvdDifference<RealPair>(Fs, guesses), 1e-12);
+  EXPECT_LT(LaneSvdDifference<RealQuad>(Fs, guesses), 1e-12);
 }
 
 class FemMaterialTest : public ::testing::TestWithParam<FemMaterialModel> {

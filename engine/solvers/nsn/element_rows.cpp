@@ -7,11 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
+#include "engine/core/real_lanes.h"
 #include "engine/fem/svd3_lanes.h"
 #include "engine/fem/tet_elements.h"
-
 
 namespace sim::nsn {
 
@@ -83,31 +82,17 @@ Mat3 EdgeMatrix(const std::array<int, 4>& block, const std::vector<Vec3>& x) {
   f[0] = -(f[1] + f[2] + f[3]);
 }
 
-// SIMD vectors of 2 (SSE2, NEON) and 4 doubles (AVX2) as GCC/Clang vectors; the Schur products
-// run a group of kTetLanes tets as one Quad or as two Pairs (ElementProducts below)
-using Pair = Real __attribute__((vector_size(2 * sizeof(Real))));
-using Quad = Real __attribute__((vector_size(4 * sizeof(Real))));
-template <class V>
-constexpr int kWidth = sizeof(V) / sizeof(Real);
-static_assert(kTetLanes % kWidth<Quad> == 0 && kTetLanes % kWidth<Pair> == 0);
-
-// unaligned load and store of one vector (one move each, through memcpy)
-template <class V>
-[[gnu::always_inline]] inline V Load(const Real* p) {
-  V v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <class V>
-[[gnu::always_inline]] inline void Store(Real* p, const V& v) {
-  std::memcpy(p, &v, sizeof v);
-}
+// the Schur products run a group of kTetLanes tets as one quad (AVX2) or as two pairs (SSE2,
+// NEON) of doubles (engine/core/real_lanes.h; ElementProducts below)
+using Pair = RealPair;
+using Quad = RealQuad;
+static_assert(kTetLanes % kLaneCount<Quad> == 0 && kTetLanes % kLaneCount<Pair> == 0);
 
 // axis k of the block vectors t[block[l]], one per lane
 template <class V>
 [[gnu::always_inline]] inline V Gather(const Real* t, const int* block, int k) {
   V v;
-  for (int l = 0; l < kWidth<V>; ++l) v[l] = t[3 * block[l] + k];
+  for (int l = 0; l < kLaneCount<V>; ++l) v[l] = t[3 * block[l] + k];
   return v;
 }
 
@@ -304,7 +289,7 @@ void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real*
 
 
 // The Schur products (AddJt, MultiplyJ, Apply: the inner loop of every PCR iteration) for one
-// vector type V: each group of kTetLanes tets runs as kTetLanes / width(V) parts of width(V)
+// vector type V: each group of kTetLanes tets runs as kTetLanes / kLaneCount<V> parts of that many
 // lanes. On x86-64 with AVX2 and FMA (checked at run time) they run on quads, compiled for
 // x86-64-v3 by the wrappers below, so the binary stays portable; elsewhere on pairs. Measured on
 // sphere1K.msh at 6 × 20 (alternating runs against the former two-tet groups on SSE2 pairs): the
@@ -321,7 +306,7 @@ struct ElementProducts {
   template <class V>
   [[gnu::always_inline]] static void Rates(const ElementRows& rows, int gi, int part, const Real* t,
                                            V* y) {
-    constexpr int W = kWidth<V>;
+    constexpr int W = kLaneCount<V>;
     const ElementRows::TetGroup& g = rows.groups_[gi];
     const int o = part * W;
     V t0[3], d[3][3];  // d[edge][axis]
@@ -331,13 +316,13 @@ struct ElementProducts {
     }
     V w[3][3];  // w[n][axis]
     for (int n = 0; n < 3; ++n) {
-      const V b0 = Load<V>(g.B[3 * n] + o), b1 = Load<V>(g.B[3 * n + 1] + o),
-              b2 = Load<V>(g.B[3 * n + 2] + o);
+      const V b0 = LoadLanes<V>(g.B[3 * n] + o), b1 = LoadLanes<V>(g.B[3 * n + 1] + o),
+              b2 = LoadLanes<V>(g.B[3 * n + 2] + o);
       for (int k = 0; k < 3; ++k) w[n][k] = d[0][k] * b0 + d[1][k] * b1 + d[2][k] * b2;
     }
     const auto T = [&](int m, int n) {
-      return Load<V>(g.U[3 * m] + o) * w[n][0] + Load<V>(g.U[3 * m + 1] + o) * w[n][1] +
-             Load<V>(g.U[3 * m + 2] + o) * w[n][2];
+      return LoadLanes<V>(g.U[3 * m] + o) * w[n][0] + LoadLanes<V>(g.U[3 * m + 1] + o) * w[n][1] +
+             LoadLanes<V>(g.U[3 * m + 2] + o) * w[n][2];
     };
     for (int i = 0; i < 3; ++i) y[i] = T(i, i);
     for (int p = 0; p < 3; ++p) {
@@ -351,11 +336,11 @@ struct ElementProducts {
   template <class V>
   [[gnu::always_inline]] static void LoadRows(const ElementRows& rows, int gi, int part,
                                               const Real* x, V* xs) {
-    constexpr int W = kWidth<V>;
+    constexpr int W = kLaneCount<V>;
     const int lanes = GroupLanes(rows, gi);
     const Real* xg = x + kElementRows * gi * kTetLanes;
     if (lanes == kTetLanes) {
-      for (int r = 0; r < kElementRows; ++r) xs[r] = Load<V>(xg + r * kTetLanes + part * W);
+      for (int r = 0; r < kElementRows; ++r) xs[r] = LoadLanes<V>(xg + r * kTetLanes + part * W);
       return;
     }
     // a shorter last group, through a zero-padded copy (element access would keep xs in memory
@@ -364,20 +349,20 @@ struct ElementProducts {
     for (int r = 0; r < kElementRows; ++r) {
       for (int l = 0; l < lanes; ++l) padded[r][l] = xg[r * lanes + l];
     }
-    for (int r = 0; r < kElementRows; ++r) xs[r] = Load<V>(padded[r] + part * W);
+    for (int r = 0; r < kElementRows; ++r) xs[r] = LoadLanes<V>(padded[r] + part * W);
   }
   template <class V>
   [[gnu::always_inline]] static void StoreRows(const ElementRows& rows, int gi, int part,
                                                const V* ys, Real* y) {
-    constexpr int W = kWidth<V>;
+    constexpr int W = kLaneCount<V>;
     const int lanes = GroupLanes(rows, gi);
     Real* yg = y + kElementRows * gi * kTetLanes;
     if (lanes == kTetLanes) {
-      for (int r = 0; r < kElementRows; ++r) Store<V>(yg + r * kTetLanes + part * W, ys[r]);
+      for (int r = 0; r < kElementRows; ++r) StoreLanes<V>(yg + r * kTetLanes + part * W, ys[r]);
       return;
     }
     Real padded[kElementRows][W];
-    for (int r = 0; r < kElementRows; ++r) Store<V>(padded[r], ys[r]);
+    for (int r = 0; r < kElementRows; ++r) StoreLanes<V>(padded[r], ys[r]);
     for (int r = 0; r < kElementRows; ++r) {
       for (int l = part * W; l < std::min(lanes, part * W + W); ++l)
         yg[r * lanes + l] = padded[r][l - part * W];
@@ -389,7 +374,7 @@ struct ElementProducts {
   // 0 minus their sum
   template <class V>
   [[gnu::always_inline]] static void AddJt(const ElementRows& rows, const Real* x, Real* out) {
-    constexpr int W = kWidth<V>;
+    constexpr int W = kLaneCount<V>;
     const Real shear = rows.shear_rows_ ? kInvSqrt2 : 0;
     for (int gi = 0; gi < static_cast<int>(rows.groups_.size()); ++gi) {
       const ElementRows::TetGroup& g = rows.groups_[gi];
@@ -403,14 +388,15 @@ struct ElementProducts {
         V Y[3][3];  // Y[n][axis] = (U X̂)(axis, n)
         for (int n = 0; n < 3; ++n) {
           for (int k = 0; k < 3; ++k) {
-            Y[n][k] = Load<V>(g.U[k] + o) * xh[0][n] + Load<V>(g.U[3 + k] + o) * xh[1][n] +
-                      Load<V>(g.U[6 + k] + o) * xh[2][n];
+            Y[n][k] = LoadLanes<V>(g.U[k] + o) * xh[0][n] +
+                      LoadLanes<V>(g.U[3 + k] + o) * xh[1][n] +
+                      LoadLanes<V>(g.U[6 + k] + o) * xh[2][n];
           }
         }
         V f[4][3];  // [node][axis]
         for (int a = 0; a < 3; ++a) {
-          const V b0 = Load<V>(g.B[a] + o), b1 = Load<V>(g.B[3 + a] + o),
-                  b2 = Load<V>(g.B[6 + a] + o);
+          const V b0 = LoadLanes<V>(g.B[a] + o), b1 = LoadLanes<V>(g.B[3 + a] + o),
+                  b2 = LoadLanes<V>(g.B[6 + a] + o);
           for (int k = 0; k < 3; ++k) f[a + 1][k] = Y[0][k] * b0 + Y[1][k] * b1 + Y[2][k] * b2;
         }
         for (int k = 0; k < 3; ++k) f[0][k] = -(f[1][k] + f[2][k] + f[3][k]);
@@ -423,7 +409,7 @@ struct ElementProducts {
                                 __builtin_shufflevector(f[a][0], f[a][1], 1, 3)};
             for (int l = 0; l < std::min(W, lanes - o); ++l) {
               Real* node = out + 3 * g.block[a][o + l];
-              Store<Pair>(node, Load<Pair>(node) + xy[l]);
+              StoreLanes<Pair>(node, LoadLanes<Pair>(node) + xy[l]);
               node[2] += f[a][2][l];
             }
           }
@@ -443,7 +429,7 @@ struct ElementProducts {
   template <class V>
   [[gnu::always_inline]] static void MultiplyJ(const ElementRows& rows, const Real* t, Real* y) {
     for (int gi = 0; gi < static_cast<int>(rows.groups_.size()); ++gi) {
-      for (int part = 0; part * kWidth<V> < GroupLanes(rows, gi); ++part) {
+      for (int part = 0; part * kLaneCount<V> < GroupLanes(rows, gi); ++part) {
         V rates[kElementRows];
         Rates<V>(rows, gi, part, t, rates);
         StoreRows<V>(rows, gi, part, rates, y);
@@ -457,20 +443,20 @@ struct ElementProducts {
                                            Real regularization, Real* y) {
     for (int gi = 0; gi < static_cast<int>(rows.groups_.size()); ++gi) {
       const ElementRows::TetGroupCompliance& c = rows.group_compliance_[gi];
-      for (int part = 0; part * kWidth<V> < GroupLanes(rows, gi); ++part) {
-        const int o = part * kWidth<V>;
+      for (int part = 0; part * kLaneCount<V> < GroupLanes(rows, gi); ++part) {
+        const int o = part * kLaneCount<V>;
         V ys[kElementRows], xs[kElementRows];
         Rates<V>(rows, gi, part, t, ys);
         LoadRows<V>(rows, gi, part, x, xs);
         // + C x + εx: the symmetric stretch block, then the shear diagonal
-        const V c00 = Load<V>(c.stretch[0] + o), c11 = Load<V>(c.stretch[1] + o),
-                c22 = Load<V>(c.stretch[2] + o);
-        const V c01 = Load<V>(c.stretch[3] + o), c02 = Load<V>(c.stretch[4] + o),
-                c12 = Load<V>(c.stretch[5] + o);
+        const V c00 = LoadLanes<V>(c.stretch[0] + o), c11 = LoadLanes<V>(c.stretch[1] + o),
+                c22 = LoadLanes<V>(c.stretch[2] + o);
+        const V c01 = LoadLanes<V>(c.stretch[3] + o), c02 = LoadLanes<V>(c.stretch[4] + o),
+                c12 = LoadLanes<V>(c.stretch[5] + o);
         ys[0] += c00 * xs[0] + c01 * xs[1] + c02 * xs[2];
         ys[1] += c01 * xs[0] + c11 * xs[1] + c12 * xs[2];
         ys[2] += c02 * xs[0] + c12 * xs[1] + c22 * xs[2];
-        for (int p = 0; p < 3; ++p) ys[3 + p] += Load<V>(c.shear[p] + o) * xs[3 + p];
+        for (int p = 0; p < 3; ++p) ys[3 + p] += LoadLanes<V>(c.shear[p] + o) * xs[3 + p];
         for (int r = 0; r < kElementRows; ++r) ys[r] += regularization * xs[r];
         StoreRows<V>(rows, gi, part, ys, y);
       }
@@ -483,7 +469,7 @@ struct ElementProducts {
   // 21.4-22.1 ms → 15.0-15.5 on quads, 17.8-18.5 on pairs (the SVDs were 12 ms of the 21)
   template <class V>
   [[gnu::always_inline]] static void Svds(ElementRows& rows, const std::vector<Vec3>& x) {
-    constexpr int W = kWidth<V>;
+    constexpr int W = kLaneCount<V>;
     const int tets = rows.tet_count();
     for (int first = 0; first < tets; first += W) {
       const int lanes = std::min(W, tets - first);

@@ -5,7 +5,7 @@
 
 #include <Eigen/SparseCholesky>
 
-#include "engine/core/real_pair.h"
+#include "engine/core/real_lanes.h"
 
 namespace sim::nsn {
 
@@ -39,7 +39,7 @@ Real SumLanes(const Real* lanes) { return (lanes[0] + lanes[1]) + (lanes[2] + la
 // the two fused passes of a PCR iteration over pairs of doubles (GCC/Clang vectors, SSE2): the
 // compiler left the loops scalar, reloading every value it had just stored (measured). Lane j
 // of the sums takes the entries i ≡ j (mod kLanes), as before, so the sums are the same.
-using Pair = RealPair;  // engine/core/real_pair.h
+using Pair = RealPair;  // engine/core/real_lanes.h
 static_assert(kLanes == 4);
 
 // x += αp, r −= αAp, z −= αP Ap (P = diag(inv_d)); ‖r‖² and rᵀz of the new residual by lanes
@@ -50,12 +50,12 @@ void UpdatePass(long n, Real alpha, const Real* p, const Real* Ap, const Real* i
   for (long i = 0; i < n_lanes; i += kLanes) {
     for (int h = 0; h < 2; ++h) {
       const long k = i + 2 * h;
-      const Pair ap = LoadPair(Ap + k);
-      const Pair rk = LoadPair(r + k) - alpha * ap;
-      const Pair zk = LoadPair(z + k) - alpha * ap * LoadPair(inv_d + k);
-      StorePair(x + k, LoadPair(x + k) + alpha * LoadPair(p + k));
-      StorePair(r + k, rk);
-      StorePair(z + k, zk);
+      const Pair ap = LoadLanes<Pair>(Ap + k);
+      const Pair rk = LoadLanes<Pair>(r + k) - alpha * ap;
+      const Pair zk = LoadLanes<Pair>(z + k) - alpha * ap * LoadLanes<Pair>(inv_d + k);
+      StoreLanes<Pair>(x + k, LoadLanes<Pair>(x + k) + alpha * LoadLanes<Pair>(p + k));
+      StoreLanes<Pair>(r + k, rk);
+      StoreLanes<Pair>(z + k, zk);
       rr[h] += rk * rk;
       rz[h] += rk * zk;
     }
@@ -81,10 +81,10 @@ void DirectionPass(long n, Real beta, const Real* z, const Real* Az, const Real*
   for (long i = 0; i < n_lanes; i += kLanes) {
     for (int h = 0; h < 2; ++h) {
       const long k = i + 2 * h;
-      const Pair ap = LoadPair(Az + k) + beta * LoadPair(Ap + k);
-      StorePair(p + k, LoadPair(z + k) + beta * LoadPair(p + k));
-      StorePair(Ap + k, ap);
-      sum[h] += ap * ap * LoadPair(inv_d + k);
+      const Pair ap = LoadLanes<Pair>(Az + k) + beta * LoadLanes<Pair>(Ap + k);
+      StoreLanes<Pair>(p + k, LoadLanes<Pair>(z + k) + beta * LoadLanes<Pair>(p + k));
+      StoreLanes<Pair>(Ap + k, ap);
+      sum[h] += ap * ap * LoadLanes<Pair>(inv_d + k);
     }
   }
   for (int j = 0; j < kLanes; ++j) lanes[j] = sum[j / 2][j % 2];
