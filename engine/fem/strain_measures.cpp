@@ -65,20 +65,17 @@ void CalcSoftBodyNodeStrain(const Model& model, const State& state, int soft_bod
   const Real scale = ActivationScale(body, state.time);
   for (int t = 0; t < body.tet_count(); ++t) {
     const std::array<int, 4>& tet = body.tets[t];
-    std::array<Vec3, 4> rest, x;
-    for (int k = 0; k < 4; ++k) {
-      rest[k] = body.rest_positions[tet[k] - body.first_particle];
-      x[k] = state.particle_x_W[tet[k]];
-    }
     // a flat rest tet has no strain to speak of (the loader rejects them; stay finite anyway)
-    const Mat3 dm = EdgeMatrix(rest);
-    const Real volume = std::abs(dm.determinant()) / 6;
+    const Real volume = std::abs(body.tet_rest_volume[t]);
     if (!(volume > 0)) continue;
+    std::array<Vec3, 4> x;
+    for (int k = 0; k < 4; ++k) x[k] = state.particle_x_W[tet[k]];
+    const Mat3 edges = EdgeMatrix(x);
     // the strain from the mesh's rest shape (an inflated chamber shows its growth); the stress of
     // the elastic part F G⁻¹ with the activation pressure, which is what the material bears
-    const Mat3 F = EdgeMatrix(x) * dm.inverse();
+    const Mat3 F = edges * body.tet_rest_inverse[t];
     const Mat3 F_elastic =
-        body.tet_growth.empty() ? F : EdgeMatrix(x) * GrownTetRest(body, t, scale).inverse;
+        body.tet_growth.empty() ? F : edges * GrownTetRest(body, t, scale).inverse;
     const Real pressure = body.tet_activation.empty() ? 0 : scale * body.tet_activation[t];
     const Real stress =
         VonMisesStress(material, CalcSvd3(F_elastic).sigma, F_elastic.determinant(), pressure);

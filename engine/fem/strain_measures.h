@@ -45,8 +45,9 @@ TetStrain CalcTetStrain(const std::array<Vec3, 4>& rest, const std::array<Vec3, 
 /// Per-node volumetric strain and von Mises stress of soft body `soft_body` in `state` (its own
 /// material model): the rest-volume-weighted mean over the tets around each node. The strain is
 /// measured from the mesh's rest shape, activation growth included; the stress is the material's
-/// at the elastic part of the deformation, with the activation pressure (tet_elements.h). Outputs
-/// have one entry per node of the body (local node ids), as float for the render snapshot.
+/// at the elastic part of the deformation, with the activation pressure (tet_elements.h). Uses the
+/// body's rest inverses and volumes (InitSoftBodyElements). Outputs have one entry per node of the
+/// body (local node ids), as float for the render snapshot.
 void CalcSoftBodyNodeStrain(const Model& model, const State& state, int soft_body,
                             std::vector<float>* volumetric_strain, std::vector<float>* von_mises);
 

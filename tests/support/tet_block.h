@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/fem/tet_elements.h"
 #include "engine/geometry/tet_mesh.h"
 #include "engine/model/model.h"
 #include "engine/state/state.h"
@@ -85,6 +86,7 @@ inline int AddTetBlock(Model* model, State* state, const std::string& name, cons
         {body.first_particle + t[0], body.first_particle + t[1], body.first_particle + t[2]});
     body.surface_tet.push_back(surface.triangle_tet[i]);
   }
+  InitSoftBodyElements(&body);  // rest inverses and volumes, as the scene loader does
   model->soft_bodies.push_back(std::move(body));
   return static_cast<int>(model->soft_bodies.size()) - 1;
 }
