@@ -446,16 +446,29 @@ TEST(FemRowsTest, SchurProductsMatchTheAssembledMatrixOnPairsAndQuads) {
   const Contacts contacts = SlantedContactOfParticleZero();
   std::mt19937 random(7);
   std::normal_distribution<Real> normal;
+  Eigen::VectorXd quads_h;  // the residual on the quads path
   for (const bool pairs : {false, true}) {
     nsn::ElementRows::ForcePairsForTesting(pairs);
     nsn::NewtonSystem system;
     system.Begin(model, state, MakeControl(model), contacts, model.options.solver.dt);
+    // multipliers of a few newtons, the same on both paths, so every term of h counts
+    std::mt19937 lambda_random(11);
+    Eigen::VectorXd lambda(system.size());
+    for (int i = 0; i < system.size(); ++i) lambda(i) = normal(lambda_random);
+    system.SetLambda(lambda);
     system.Assemble();
     const Eigen::MatrixXd A = Eigen::MatrixXd(system.AssembleMatrix());
     Eigen::VectorXd x(system.size()), Ax;
     for (int i = 0; i < system.size(); ++i) x(i) = normal(random);
     system.Apply(x, &Ax);
     EXPECT_LT((Ax - A * x).norm(), 1e-12 * (A * x).norm()) << (pairs ? "pairs" : "quads");
+    // the residual and the Schur diagonal of the element rows run on the same lanes: the
+    // diagonal is the assembled matrix's, and h (the rows' E φ terms) is the same on both paths
+    // up to round-off (FMA contraction on the quads)
+    EXPECT_LT((system.diagonal() - A.diagonal()).norm(), 1e-12 * A.diagonal().norm())
+        << (pairs ? "pairs" : "quads");
+    if (!pairs) quads_h = system.residual_h();
+    EXPECT_LT((system.residual_h() - quads_h).norm(), 1e-12 * quads_h.norm());
     // J t of the element rows against J from the rows' coefficients, tet by tet
     nsn::ElementRows rows;
     rows.Begin(model, 0, model.options.solver.dt, 0, true);

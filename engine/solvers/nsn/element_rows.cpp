@@ -129,134 +129,76 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
     }
   }
   // the SVD guesses and the secant's previous rows start at the rest frame
-  for (auto* m : {&U_, &V_, &stretch_E_, &stretch_H_, &U_prev_}) m->assign(tets, Mat3::Identity());
+  for (auto* m : {&U_, &V_, &U_prev_}) m->assign(tets, Mat3::Identity());
   B_ = rest_inverse_;
   B_prev_ = rest_inverse_;
   stretch_.assign(tets, Vec3::Ones());
-  shear_k_.assign(tets, Vec3::Ones());
   stretch_C_.assign(tets, Mat3::Identity());
   shear_C_.assign(tets, Vec3::Ones());
-  gradient_.assign(tets, Vec3::Zero());
 }
 
 
 void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
   // principal stretches of F = D_s D_m⁻¹ (digest §2.7), the last V as the guess: U_, V_, stretch_
   EvaluateSvds(x);
+  // the packed copies the products and the residual stream through (structure of arrays per
+  // group), zero in the padding lanes
+  const int groups = (tet_count() + kTetLanes - 1) / kTetLanes;
+  groups_.assign(groups, TetGroup{});
+  group_compliance_.assign(groups, TetGroupCompliance{});
+  group_residual_.assign(groups, TetGroupResidual{});
   for (int e = 0; e < tet_count(); ++e) {
     const FemMaterialParameters& material = material_[body_[e]];
     const Vec3& stretch = stretch_[e];
+    const Real beta = damping_[body_[e]];
     B_[e] = rest_inverse_[e] * V_[e];
     // stretch rows: energy derivatives, the filtered Hessian and its inverse (eq. (98)-(100))
     const PrincipalEnergy energy = EvalPrincipalEnergy(material, stretch, activation_[e]);
     const Real floor = kHessianFloor * 2 * material.mu * volume_[e];
-    gradient_[e] = volume_[e] * energy.gradient;
-    stretch_E_[e] =
-        CalcProjectedCompliance(volume_[e] * energy.hessian, mode, floor, &stretch_H_[e]);
+    Mat3 stretch_H;
+    const Mat3 stretch_E =
+        CalcProjectedCompliance(volume_[e] * energy.hessian, mode, floor, &stretch_H);
     // C = E/(Δt(Δt + β)) for the Schur products
-    const Real scale = 1 / (dt_ * (dt_ + damping_[body_[e]]));
+    const Real scale = 1 / (dt_ * (dt_ + beta));
     // (symmetrized: E inverts a symmetric H up to round-off, and the products keep one triangle)
-    stretch_C_[e] = (0.5 * scale) * (stretch_E_[e] + stretch_E_[e].transpose());
+    stretch_C_[e] = (0.5 * scale) * (stretch_E + stretch_E.transpose());
     // shear rows: the pair stiffness a, by magnitude (the same absolute-value filter); inactive
-    // rows (sources' 3-row form) get C = 1/Δt (see Assemble)
-    if (!shear_rows_) {
+    // rows (sources' 3-row form) get C = 1/Δt and no stiffness (see Assemble)
+    Vec3 shear_k = Vec3::Ones();
+    if (shear_rows_) {
+      const PairStiffness pairs = EvalPairStiffness(material, stretch, activation_[e]);
+      shear_k = (volume_[e] * pairs.shear.cwiseAbs()).cwiseMax(floor);
+      shear_C_[e] = scale * shear_k.cwiseInverse();
+    } else {
       shear_C_[e].setConstant(1 / dt_);
-      continue;
     }
-    const PairStiffness pairs = EvalPairStiffness(material, stretch, activation_[e]);
-    shear_k_[e] = (volume_[e] * pairs.shear.cwiseAbs()).cwiseMax(floor);
-    shear_C_[e] = scale * shear_k_[e].cwiseInverse();
-  }
-  // the packed copies the Schur products stream through (structure of arrays per group)
-  const int groups = (tet_count() + kTetLanes - 1) / kTetLanes;
-  groups_.assign(groups, TetGroup{});
-  group_compliance_.assign(groups, TetGroupCompliance{});
-  for (int e = 0; e < tet_count(); ++e) {
+    // lane l of group e / kTetLanes
     TetGroup& g = groups_[e / kTetLanes];
     TetGroupCompliance& c = group_compliance_[e / kTetLanes];
+    TetGroupResidual& h = group_residual_[e / kTetLanes];
     const int l = e % kTetLanes;
     for (int a = 0; a < 4; ++a) g.block[a][l] = block_[e][a];
     for (int i = 0; i < 9; ++i) {
       g.U[i][l] = U_[e](i % 3, i / 3);
       g.B[i][l] = B_[e](i % 3, i / 3);
+      h.E[i][l] = stretch_E(i % 3, i / 3);
+      h.H[i][l] = stretch_H(i % 3, i / 3);
     }
     const Mat3& C = stretch_C_[e];
-    const Real stretch[6] = {C(0, 0), C(1, 1), C(2, 2), C(0, 1), C(0, 2), C(1, 2)};
-    for (int i = 0; i < 6; ++i) c.stretch[i][l] = stretch[i];
-    for (int p = 0; p < 3; ++p) c.shear[p][l] = shear_C_[e](p);
+    const Real stretch_c[6] = {C(0, 0), C(1, 1), C(2, 2), C(0, 1), C(0, 2), C(1, 2)};
+    for (int i = 0; i < 6; ++i) c.stretch[i][l] = stretch_c[i];
+    for (int p = 0; p < 3; ++p) {
+      c.shear[p][l] = shear_C_[e](p);
+      h.gradient[p][l] = volume_[e] * energy.gradient(p);
+      h.shear_k[p][l] = shear_k(p);
+    }
+    h.damping[l] = beta;
   }
-  // padding lanes of a shorter last group: zero rows on a valid node
+  // padding lanes of a shorter last group: zero rows on a valid node, a unit shear stiffness
   for (int l = tet_count() % kTetLanes; l > 0 && l < kTetLanes; ++l) {
     for (int a = 0; a < 4; ++a) groups_.back().block[a][l] = block_[0][a];
+    for (int p = 0; p < 3; ++p) group_residual_.back().shear_k[p][l] = 1;
   }
-}
-
-
-Real ElementRows::Assemble(const std::vector<Vec3>& v, const Real* lambda,
-                           const std::vector<Vec3>& inv_mass, Real regularization, Real* h,
-                           Real* diag) {
-  Real error = 0;
-  for (int e = 0; e < tet_count(); ++e) {
-    const Real beta = damping_[body_[e]];
-    const std::array<int, 4>& block = block_[e];
-    Real le[kElementRows];
-    for (int r = 0; r < kElementRows; ++r) le[r] = lambda[RowIndex(e, r)];
-    Real he[kElementRows], de[kElementRows];
-    Real rate[kElementRows];
-    RowRates(U_[e], B_[e], v[block[0]], v[block[1]], v[block[2]], v[block[3]], rate);
-    // stretch rows: φ = ∂U/∂s + βH ṡ + λ, h = Eφ/(Δt + β)
-    const Vec3 phi = gradient_[e] + beta * (stretch_H_[e] * Vec3(rate[0], rate[1], rate[2])) +
-                     Vec3(le[0], le[1], le[2]);
-    const Vec3 e_phi = stretch_E_[e] * phi;
-    for (int i = 0; i < 3; ++i) he[i] = e_phi(i) / (dt_ + beta);
-    error = std::max(error, e_phi.cwiseAbs().maxCoeff());
-    // shear rows: φ = βk ċ + λ; inactive (sources' 3-row form): J = 0, C = 1/Δt, h = λ, which
-    // only decays a stale multiplier (as inactive friction rows, digest §6.6)
-    for (int p = 0; p < 3; ++p) {
-      if (shear_rows_) {
-        const Real k = shear_k_[e](p);
-        const Real e_phi_p = (beta * k * rate[3 + p] + le[3 + p]) / k;
-        he[3 + p] = e_phi_p / (dt_ + beta);
-        error = std::max(error, std::abs(e_phi_p));
-      } else {
-        he[3 + p] = le[3 + p];
-      }
-    }
-
-    // diag A_rr = Σ_a J_ra · diag(H⁻¹_a) J_ra + C_rr + ε, with the rows' node coefficients
-    // J_ra = c_an u_n (stretch n = r) or (c_aj u_i + c_ai u_j)/√2 (shear pair (i, j)), c_an =
-    // B(a − 1, n) and c_0n = −Σ_a c_an, through w_mn = u_m · diag(H⁻¹_a) u_n per node
-    const Mat3& U = U_[e];
-    const Mat3& B = B_[e];
-    Real coefficient[4][3];
-    for (int n = 0; n < 3; ++n) {
-      coefficient[0][n] = -(B(0, n) + B(1, n) + B(2, n));
-      for (int a = 1; a < 4; ++a) coefficient[a][n] = B(a - 1, n);
-    }
-    Real sum[kElementRows] = {0, 0, 0, 0, 0, 0};
-    for (int a = 0; a < 4; ++a) {
-      const Vec3& d = inv_mass[block[a]];
-      const Vec3 du[3] = {d.cwiseProduct(U.col(0)), d.cwiseProduct(U.col(1)),
-                          d.cwiseProduct(U.col(2))};
-      const Real* c = coefficient[a];
-      for (int n = 0; n < 3; ++n) sum[n] += c[n] * c[n] * U.col(n).dot(du[n]);
-      if (!shear_rows_) continue;
-      for (int p = 0; p < 3; ++p) {
-        const int i = kPairs[p][0], j = kPairs[p][1];
-        sum[3 + p] += 0.5 * (c[j] * c[j] * U.col(i).dot(du[i]) + c[i] * c[i] * U.col(j).dot(du[j]) +
-                             2 * c[i] * c[j] * U.col(i).dot(du[j]));
-      }
-    }
-    for (int r = 0; r < kElementRows; ++r) {
-      const Real compliance = r < 3 ? stretch_C_[e](r, r) : shear_C_[e](r - 3);
-      de[r] = sum[r] + compliance + regularization;
-    }
-    for (int r = 0; r < kElementRows; ++r) {
-      h[RowIndex(e, r)] = he[r];
-      diag[RowIndex(e, r)] = de[r];
-    }
-  }
-  return error;
 }
 
 
@@ -463,6 +405,93 @@ struct ElementProducts {
     }
   }
 
+  // Assemble for the lanes of each group (see ElementRows::Assemble); returns max |E φ| per lane
+  template <class V>
+  [[gnu::always_inline]] static V Assemble(const ElementRows& rows, const Real* v,
+                                           const Real* lambda, const Real* inv_mass,
+                                           Real regularization, Real* h, Real* diag) {
+    constexpr int W = kLaneCount<V>;
+    V error{};
+    // error = max(error, |a|), leaving error as it is where a is NaN (as std::max)
+    const auto keep_max = [&error](const V& a) {
+      const V magnitude = a < 0 ? -a : a;
+      error = magnitude > error ? magnitude : error;
+    };
+    for (int gi = 0; gi < static_cast<int>(rows.groups_.size()); ++gi) {
+      const ElementRows::TetGroup& g = rows.groups_[gi];
+      const ElementRows::TetGroupCompliance& c = rows.group_compliance_[gi];
+      const ElementRows::TetGroupResidual& s = rows.group_residual_[gi];
+      for (int part = 0; part * W < GroupLanes(rows, gi); ++part) {
+        const int o = part * W;
+        const auto load = [o](const Real* lanes) { return LoadLanes<V>(lanes + o); };
+        V rate[kElementRows], le[kElementRows], he[kElementRows], de[kElementRows];
+        Rates<V>(rows, gi, part, v, rate);
+        LoadRows<V>(rows, gi, part, lambda, le);
+        const V beta = load(s.damping);
+        const V dt_beta = rows.dt_ + beta;
+        // stretch rows: φ = ∂U/∂s + βH ṡ + λ, h = Eφ/(Δt + β)
+        V phi[3];
+        for (int i = 0; i < 3; ++i) {
+          const V h_rate =
+              load(s.H[i]) * rate[0] + load(s.H[3 + i]) * rate[1] + load(s.H[6 + i]) * rate[2];
+          phi[i] = load(s.gradient[i]) + beta * h_rate + le[i];
+        }
+        for (int i = 0; i < 3; ++i) {
+          const V e_phi =
+              load(s.E[i]) * phi[0] + load(s.E[3 + i]) * phi[1] + load(s.E[6 + i]) * phi[2];
+          he[i] = e_phi / dt_beta;
+          keep_max(e_phi);
+        }
+        // shear rows: φ = βk ċ + λ; inactive (sources' 3-row form): J = 0, C = 1/Δt, h = λ, which
+        // only decays a stale multiplier (as inactive friction rows, digest §6.6)
+        for (int p = 0; p < 3; ++p) {
+          if (!rows.shear_rows_) {
+            he[3 + p] = le[3 + p];
+            continue;
+          }
+          const V k = load(s.shear_k[p]);
+          const V e_phi = (beta * k * rate[3 + p] + le[3 + p]) / k;
+          he[3 + p] = e_phi / dt_beta;
+          keep_max(e_phi);
+        }
+        // diag A_rr = Σ_a J_ra · diag(H⁻¹_a) J_ra + C_rr + ε, with the rows' node coefficients
+        // J_ra = c_an u_n (stretch n = r) or (c_aj u_i + c_ai u_j)/√2 (shear pair (i, j)), c_an =
+        // B(a − 1, n) and c_0n = −Σ_a c_an, through w_mn = u_m · diag(H⁻¹_a) u_n per node
+        V u[3][3];  // u[n][axis] = U(axis, n)
+        for (int n = 0; n < 3; ++n) {
+          for (int k = 0; k < 3; ++k) u[n][k] = load(g.U[3 * n + k]);
+        }
+        V sum[kElementRows] = {};
+        for (int a = 0; a < 4; ++a) {
+          V coefficient[3];
+          for (int n = 0; n < 3; ++n) {
+            coefficient[n] =
+                a > 0 ? load(g.B[3 * n + a - 1])
+                      : -(load(g.B[3 * n]) + load(g.B[3 * n + 1]) + load(g.B[3 * n + 2]));
+          }
+          V d[3];
+          for (int k = 0; k < 3; ++k) d[k] = Gather<V>(inv_mass, g.block[a] + o, k);
+          const auto w = [&](int m, int n) {
+            return u[m][0] * d[0] * u[n][0] + u[m][1] * d[1] * u[n][1] + u[m][2] * d[2] * u[n][2];
+          };
+          const V w_diag[3] = {w(0, 0), w(1, 1), w(2, 2)};
+          for (int n = 0; n < 3; ++n) sum[n] += coefficient[n] * coefficient[n] * w_diag[n];
+          if (!rows.shear_rows_) continue;
+          for (int p = 0; p < 3; ++p) {
+            const int i = kPairs[p][0], j = kPairs[p][1];
+            const V ci = coefficient[i], cj = coefficient[j];
+            sum[3 + p] += 0.5 * (cj * cj * w_diag[i] + ci * ci * w_diag[j] + 2 * ci * cj * w(i, j));
+          }
+        }
+        for (int i = 0; i < 3; ++i) de[i] = sum[i] + load(c.stretch[i]) + regularization;
+        for (int p = 0; p < 3; ++p) de[3 + p] = sum[3 + p] + load(c.shear[p]) + regularization;
+        StoreRows<V>(rows, gi, part, he, h);
+        StoreRows<V>(rows, gi, part, de, diag);
+      }
+    }
+    return error;
+  }
+
   // the SVDs of every tet's F = D_s D_m⁻¹ with its last V as the guess (CalcSvd3 semantics, W
   // tets side by side: svd3_lanes.h); a shorter last run repeats its last tet in the spare lanes.
   // Measured on sphere1K.msh at 6 × 20 against one tet at a time (alternating runs): assembly
@@ -516,6 +545,13 @@ bool CpuHasQuads() {
 [[gnu::target("arch=x86-64-v3")]] void SvdsQuads(ElementRows& rows, const std::vector<Vec3>& x) {
   ElementProducts::Svds<Quad>(rows, x);
 }
+[[gnu::target("arch=x86-64-v3")]] Real AssembleQuads(const ElementRows& rows, const Real* v,
+                                                     const Real* lambda, const Real* inv_mass,
+                                                     Real regularization, Real* h, Real* diag) {
+  const Quad error =
+      ElementProducts::Assemble<Quad>(rows, v, lambda, inv_mass, regularization, h, diag);
+  return std::max(std::max(error[0], error[1]), std::max(error[2], error[3]));
+}
 [[gnu::target("arch=x86-64-v3")]] void ApplyQuads(const ElementRows& rows, const Real* t,
                                                   const Real* x, Real regularization, Real* y) {
   ElementProducts::Apply<Quad>(rows, t, x, regularization, y);
@@ -558,6 +594,21 @@ void ElementRows::MultiplyJ(const std::vector<Vec3>& t, Real* y) const {
   if (CpuHasQuads()) return MultiplyJQuads(*this, t.data()->data(), y);
 #endif
   ElementProducts::MultiplyJ<Pair>(*this, t.data()->data(), y);
+}
+
+
+Real ElementRows::Assemble(const std::vector<Vec3>& v, const Real* lambda,
+                           const std::vector<Vec3>& inv_mass, Real regularization, Real* h,
+                           Real* diag) const {
+#if SIM_ELEMENT_QUADS
+  if (CpuHasQuads()) {
+    return AssembleQuads(*this, v.data()->data(), lambda, inv_mass.data()->data(), regularization,
+                         h, diag);
+  }
+#endif
+  const Pair error = ElementProducts::Assemble<Pair>(
+      *this, v.data()->data(), lambda, inv_mass.data()->data(), regularization, h, diag);
+  return std::max(error[0], error[1]);
 }
 
 

@@ -96,7 +96,7 @@ class ElementRows {
   /// A = J H⁻¹ Jᵀ + C + εI (`inv_mass`: H⁻¹'s linear diagonal per block). Returns max |E φ| (the
   /// strain error of the rows).
   Real Assemble(const std::vector<Vec3>& v, const Real* lambda, const std::vector<Vec3>& inv_mass,
-                Real regularization, Real* h, Real* diag);
+                Real regularization, Real* h, Real* diag) const;
 
   /// lin[block] += (Jᵀ x) for the element part `x` (6 per tet, at RowIndex).
   void AddJt(const Real* x, std::vector<Vec3>* lin) const;
@@ -164,16 +164,13 @@ class ElementRows {
   // per tet: the current iterate
   std::vector<Mat3> U_, V_, B_;  // B = D_m⁻¹ V [1/m]
   std::vector<Vec3> stretch_;    // principal stretches s [-]
-  std::vector<Mat3> stretch_E_;  // E of the stretch rows = H⁻¹ [1/J]
-  std::vector<Mat3> stretch_H_;  // the positive definite H [J]
-  std::vector<Vec3> shear_k_;    // shear stiffness k = V|a| per pair [J]
   std::vector<Mat3> stretch_C_;  // C = E/(Δt(Δt + β)) of the stretch rows [1/kg]
   std::vector<Vec3> shear_C_;    // C of the shear rows [1/kg]
-  std::vector<Vec3> gradient_;   // V ∂Ψ/∂s [J]
   std::vector<Mat3> U_prev_, B_prev_;
-  // what the Schur products read, packed per group of kTetLanes tets, one array of lanes per
-  // scalar; the rows (all that Jᵀx reads) apart from the compliance (only A x reads it). A
-  // shorter last group is padded with zero rows on node 0.
+  // what the Schur products and the residual read, packed per group of kTetLanes tets, one array
+  // of lanes per scalar: the rows (all that Jᵀx reads), the compliance (A x), the terms of the
+  // residual h (Assemble). A shorter last group is padded with zero rows on node 0 (and a unit
+  // shear stiffness, so its residual is 0 too).
   struct TetGroup {
     int block[4][kTetLanes];
     alignas(32) Real U[9][kTetLanes];  // U(r, c) at [3c + r]
@@ -183,8 +180,16 @@ class ElementRows {
     alignas(32) Real stretch[6][kTetLanes];  // the stretch rows' C (symmetric): 00 11 22 01 02 12
     Real shear[3][kTetLanes];                // the shear rows' C
   };
+  struct TetGroupResidual {
+    alignas(32) Real E[9][kTetLanes];  // E of the stretch rows = H⁻¹ [1/J], E(r, c) at [3c + r]
+    Real H[9][kTetLanes];              // the positive definite H [J]
+    Real gradient[3][kTetLanes];       // V ∂Ψ/∂s [J]
+    Real shear_k[3][kTetLanes];        // shear stiffness k = V|a| per pair [J]
+    Real damping[kTetLanes];           // β [s]
+  };
   std::vector<TetGroup> groups_;
   std::vector<TetGroupCompliance> group_compliance_;
+  std::vector<TetGroupResidual> group_residual_;
   Real dt_ = 0;
 };
 
