@@ -499,27 +499,48 @@ void DetectContacts(const Model& model, const State& state, Real margin, Real dt
     ws->sweep.push_back(sweep);
   }
 
-  // sort and sweep along x: candidates are the pairs whose grown boxes overlap on all axes
+  // sort and sweep along x: candidates are the pairs whose grown boxes overlap on all axes.
+  // Particle–particle contact is not modelled (CollidePair), so shapes and particles are swept
+  // as two lists and only shape–shape and shape–particle pairs are visited: in one list the
+  // nodes of a soft body met each other ~80k times per step on a 7k-tet ball (1.5 ms)
   const int n = static_cast<int>(ws->collider.size());
-  ws->order.resize(n);
-  for (int i = 0; i < n; ++i) ws->order[i] = i;
-  std::sort(ws->order.begin(), ws->order.end(), [&](int x, int y) {
+  const int shapes = n - model.particle_count();  // the shapes come first in `collider`
+  const auto overlap = [&](int first, int second) {
+    return !((ws->box_min[second].array() > ws->box_max[first].array() + margin).any() ||
+             (ws->box_min[first].array() > ws->box_max[second].array() + margin).any());
+  };
+  const auto starts_before = [&](int x, int y) {
     return ws->box_min[x].x() < ws->box_min[y].x() ||
            (ws->box_min[x].x() == ws->box_min[y].x() && x < y);
-  });
+  };
+  ws->order.resize(n);
+  for (int i = 0; i < n; ++i) ws->order[i] = i;
+  const auto particles_begin = ws->order.begin() + shapes;
+  std::sort(ws->order.begin(), particles_begin, starts_before);
+  std::sort(particles_begin, ws->order.end(), starts_before);
   ws->candidates.clear();
-  for (int i = 0; i < n; ++i) {
+  const auto add = [&](int first, int second) {
+    ws->candidates.push_back({std::min(first, second), std::max(first, second)});
+  };
+  // shape–shape: each shape against the shapes that start after it, within its extent
+  for (int i = 0; i < shapes; ++i) {
     const int first = ws->order[i];
-    for (int k = i + 1; k < n; ++k) {
+    for (int k = i + 1; k < shapes; ++k) {
       const int second = ws->order[k];
       if (ws->box_min[second].x() > ws->box_max[first].x() + margin) break;
-      if ((ws->box_min[second].array() > ws->box_max[first].array() + margin).any() ||
-          (ws->box_min[first].array() > ws->box_max[second].array() + margin).any()) {
-        continue;
-      }
-      ws->candidates.push_back({std::min(first, second), std::max(first, second)});
+      if (overlap(first, second)) add(first, second);
     }
   }
+  // shape–particle: each of the pair is found from the one that starts first (in the order of
+  // starts_before), scanning the other list from there
+  const auto scan = [&](int first, auto begin, auto end) {
+    for (auto it = std::upper_bound(begin, end, first, starts_before); it != end; ++it) {
+      if (ws->box_min[*it].x() > ws->box_max[first].x() + margin) break;
+      if (overlap(first, *it)) add(first, *it);
+    }
+  };
+  for (int i = 0; i < shapes; ++i) scan(ws->order[i], particles_begin, ws->order.end());
+  for (int i = shapes; i < n; ++i) scan(ws->order[i], ws->order.begin(), particles_begin);
 
   // narrow phase in a canonical pair order, so the contacts (and the solver's rows) do not depend
   // on the traversal order of the sweep
