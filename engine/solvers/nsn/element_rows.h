@@ -45,7 +45,8 @@
 // element rows are numbered group by group, row-major within a group (row r of the group's tet l
 // at r·lanes + l, lanes = kTetLanes except in a shorter last group; RowIndex), so the lanes of a
 // row are adjacent in every vector of the solver. A group runs as one AVX2 register of four
-// doubles where the CPU has it, else as two SSE2/NEON pairs (element_rows.cpp). The products are:
+// doubles where the CPU has it (reading and writing node vectors padded to four doubles), else as
+// two SSE2/NEON pairs (element_rows.cpp). The products are:
 //   (J t):  T = Uᵀ D_t B with D_t = [t1 − t0, t2 − t0, t3 − t0]; stretch T_ii,
 //           shear (T_ij + T_ji)/√2;
 //   (Jᵀ x): X̂ = diag(x_stretch) with X̂_ij = X̂_ji = x_shear/√2; nodes 1..3 get the columns
@@ -190,6 +191,12 @@ class ElementRows {
   std::vector<TetGroup> groups_;
   std::vector<TetGroupCompliance> group_compliance_;
   std::vector<TetGroupResidual> group_residual_;
+  // node vectors padded to 4 doubles per block, the form the AVX2 kernels read and write
+  // (element_rows.cpp, kNodeStride); scratch of the const products
+  struct alignas(32) PaddedNode {
+    Real v[4];
+  };
+  mutable std::vector<PaddedNode> padded_nodes_[2];
   Real dt_ = 0;
 };
 
