@@ -184,11 +184,12 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
   // principal stretches of F = D_s D_m⁻¹ (digest §2.7), the last V as the guess: U_, V_, stretch_
   EvaluateSvds(x);
   // the packed copies the products and the residual stream through (structure of arrays per
-  // group), zero in the padding lanes
+  // group): every lane of a tet is written below, the padding lanes after the loop (not cleared
+  // as a whole: copying zeros into 3 MB took a quarter of this function)
   const int groups = (tet_count() + kTetLanes - 1) / kTetLanes;
-  groups_.assign(groups, TetGroup{});
-  group_compliance_.assign(groups, TetGroupCompliance{});
-  group_residual_.assign(groups, TetGroupResidual{});
+  groups_.resize(groups);
+  group_compliance_.resize(groups);
+  group_residual_.resize(groups);
   for (int e = 0; e < tet_count(); ++e) {
     const FemMaterialParameters& material = material_[body_[e]];
     const Vec3& stretch = stretch_[e];
@@ -236,10 +237,20 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
     }
     h.damping[l] = beta;
   }
-  // padding lanes of a shorter last group: zero rows on a valid node, a unit shear stiffness
+  // padding lanes of a shorter last group: zero rows, compliance and residual terms on a valid
+  // node, and a unit shear stiffness (Assemble divides by it)
   for (int l = tet_count() % kTetLanes; l > 0 && l < kTetLanes; ++l) {
-    for (int a = 0; a < 4; ++a) groups_.back().block[a][l] = block_[0][a];
-    for (int p = 0; p < 3; ++p) group_residual_.back().shear_k[p][l] = 1;
+    TetGroup& g = groups_.back();
+    TetGroupCompliance& c = group_compliance_.back();
+    TetGroupResidual& h = group_residual_.back();
+    for (int a = 0; a < 4; ++a) g.block[a][l] = block_[0][a];
+    for (int i = 0; i < 9; ++i) g.U[i][l] = g.B[i][l] = h.E[i][l] = h.H[i][l] = 0;
+    for (int i = 0; i < 6; ++i) c.stretch[i][l] = 0;
+    for (int p = 0; p < 3; ++p) {
+      c.shear[p][l] = h.gradient[p][l] = 0;
+      h.shear_k[p][l] = 1;
+    }
+    h.damping[l] = 0;
   }
 }
 
