@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "engine/core/real_lanes.h"
+#include "engine/fem/fem_material_lanes.h"
 #include "engine/fem/svd3_lanes.h"
 #include "engine/fem/tet_elements.h"
 
@@ -170,6 +171,32 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
       activation_[t] = body.tet_activation.empty() ? 0 : scale * body.tet_activation[e];
     }
   }
+  // the packed groups' static part: node blocks and rest data per lane (a shorter last group's
+  // padding lanes: the last tet's rest data, so the lanes of Evaluate stay finite, on the first
+  // tet's nodes)
+  const int groups = (tets + kTetLanes - 1) / kTetLanes;
+  groups_.resize(groups);
+  group_compliance_.resize(groups);
+  group_residual_.resize(groups);
+  group_material_.resize(groups);
+  for (int slot = 0; slot < groups * kTetLanes; ++slot) {
+    const int e = std::min(slot, tets - 1);
+    const int l = slot % kTetLanes;
+    const FemMaterialParameters& material = material_[body_[e]];
+    TetGroupMaterial& m = group_material_[slot / kTetLanes];
+    for (int a = 0; a < 4; ++a)
+      groups_[slot / kTetLanes].block[a][l] = block_[slot < tets ? e : 0][a];
+    for (int i = 0; i < 9; ++i) m.rest_inverse[i][l] = rest_inverse_[e](i % 3, i / 3);
+    m.volume[l] = volume_[e];
+    m.activation[l] = activation_[e];
+    m.damping[l] = damping_[body_[e]];
+    m.mu[l] = material.mu;
+    m.lambda[l] = material.lambda;
+    m.c1[l] = material.c1;
+    m.d1[l] = material.d1;
+    m.alpha[l] = material.alpha;
+    m.corotational[l] = material.model == FemMaterialModel::kLinearCorotational ? 1 : 0;
+  }
   // the SVD guesses and the secant's previous rows start at the rest frame
   for (auto* m : {&U_, &V_, &U_prev_}) m->assign(tets, Mat3::Identity());
   B_ = rest_inverse_;
@@ -177,81 +204,6 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
   stretch_.assign(tets, Vec3::Ones());
   stretch_C_.assign(tets, Mat3::Identity());
   shear_C_.assign(tets, Vec3::Ones());
-}
-
-
-void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
-  // principal stretches of F = D_s D_m⁻¹ (digest §2.7), the last V as the guess: U_, V_, stretch_
-  EvaluateSvds(x);
-  // the packed copies the products and the residual stream through (structure of arrays per
-  // group): every lane of a tet is written below, the padding lanes after the loop (not cleared
-  // as a whole: copying zeros into 3 MB took a quarter of this function)
-  const int groups = (tet_count() + kTetLanes - 1) / kTetLanes;
-  groups_.resize(groups);
-  group_compliance_.resize(groups);
-  group_residual_.resize(groups);
-  for (int e = 0; e < tet_count(); ++e) {
-    const FemMaterialParameters& material = material_[body_[e]];
-    const Vec3& stretch = stretch_[e];
-    const Real beta = damping_[body_[e]];
-    B_[e] = rest_inverse_[e] * V_[e];
-    // stretch rows: energy derivatives, the filtered Hessian and its inverse (eq. (98)-(100))
-    const PrincipalEnergy energy = EvalPrincipalEnergy(material, stretch, activation_[e]);
-    const Real floor = kHessianFloor * 2 * material.mu * volume_[e];
-    Mat3 stretch_H;
-    const Mat3 stretch_E =
-        CalcProjectedCompliance(volume_[e] * energy.hessian, mode, floor, &stretch_H);
-    // C = E/(Δt(Δt + β)) for the Schur products
-    const Real scale = 1 / (dt_ * (dt_ + beta));
-    // (symmetrized: E inverts a symmetric H up to round-off, and the products keep one triangle)
-    stretch_C_[e] = (0.5 * scale) * (stretch_E + stretch_E.transpose());
-    // shear rows: the pair stiffness a, by magnitude (the same absolute-value filter); inactive
-    // rows (sources' 3-row form) get C = 1/Δt and no stiffness (see Assemble)
-    Vec3 shear_k = Vec3::Ones();
-    if (shear_rows_) {
-      const PairStiffness pairs = EvalPairStiffness(material, stretch, activation_[e]);
-      shear_k = (volume_[e] * pairs.shear.cwiseAbs()).cwiseMax(floor);
-      shear_C_[e] = scale * shear_k.cwiseInverse();
-    } else {
-      shear_C_[e].setConstant(1 / dt_);
-    }
-    // lane l of group e / kTetLanes
-    TetGroup& g = groups_[e / kTetLanes];
-    TetGroupCompliance& c = group_compliance_[e / kTetLanes];
-    TetGroupResidual& h = group_residual_[e / kTetLanes];
-    const int l = e % kTetLanes;
-    for (int a = 0; a < 4; ++a) g.block[a][l] = block_[e][a];
-    for (int i = 0; i < 9; ++i) {
-      g.U[i][l] = U_[e](i % 3, i / 3);
-      g.B[i][l] = B_[e](i % 3, i / 3);
-      h.E[i][l] = stretch_E(i % 3, i / 3);
-      h.H[i][l] = stretch_H(i % 3, i / 3);
-    }
-    const Mat3& C = stretch_C_[e];
-    const Real stretch_c[6] = {C(0, 0), C(1, 1), C(2, 2), C(0, 1), C(0, 2), C(1, 2)};
-    for (int i = 0; i < 6; ++i) c.stretch[i][l] = stretch_c[i];
-    for (int p = 0; p < 3; ++p) {
-      c.shear[p][l] = shear_C_[e](p);
-      h.gradient[p][l] = volume_[e] * energy.gradient(p);
-      h.shear_k[p][l] = shear_k(p);
-    }
-    h.damping[l] = beta;
-  }
-  // padding lanes of a shorter last group: zero rows, compliance and residual terms on a valid
-  // node, and a unit shear stiffness (Assemble divides by it)
-  for (int l = tet_count() % kTetLanes; l > 0 && l < kTetLanes; ++l) {
-    TetGroup& g = groups_.back();
-    TetGroupCompliance& c = group_compliance_.back();
-    TetGroupResidual& h = group_residual_.back();
-    for (int a = 0; a < 4; ++a) g.block[a][l] = block_[0][a];
-    for (int i = 0; i < 9; ++i) g.U[i][l] = g.B[i][l] = h.E[i][l] = h.H[i][l] = 0;
-    for (int i = 0; i < 6; ++i) c.stretch[i][l] = 0;
-    for (int p = 0; p < 3; ++p) {
-      c.shear[p][l] = h.gradient[p][l] = 0;
-      h.shear_k[p][l] = 1;
-    }
-    h.damping[l] = 0;
-  }
 }
 
 
@@ -554,16 +506,29 @@ struct ElementProducts {
     return error;
   }
 
-  // the SVDs of every tet's F = D_s D_m⁻¹ with its last V as the guess (CalcSvd3 semantics, W
-  // tets side by side: svd3_lanes.h); a shorter last run repeats its last tet in the spare lanes.
-  // Measured on sphere1K.msh at 6 × 20 against one tet at a time (alternating runs): assembly
-  // 21.4-22.1 ms → 15.0-15.5 on quads, 17.8-18.5 on pairs (the SVDs were 12 ms of the 21)
+  // Evaluate for W tets at a time: the SVDs of F = D_s D_m⁻¹ with the last V as the guess
+  // (CalcSvd3 semantics, svd3_lanes.h), then the rows' energy derivatives, filtered Hessians,
+  // compliance and shear stiffness (fem_material_lanes.h; the scalar CalcProjectedCompliance for
+  // a lane whose Hessian needs its eigenvalues filtered), stored into the packed groups and the
+  // per-tet copies. A shorter last run repeats its last tet in the spare lanes (their packed
+  // lanes are cleared by ElementRows::Evaluate). Measured on sphere1K.msh at 6 × 20 (alternating
+  // runs): the SVDs side by side took assembly 21.4-22.1 ms → 15.0-15.5 on quads (17.8-18.5 on
+  // pairs); the materials and the packing side by side, 11.95 → 9.4-9.8 ms
   template <class V>
-  [[gnu::always_inline]] static void Svds(ElementRows& rows, const std::vector<Vec3>& x) {
+  [[gnu::always_inline]] static void Evaluate(ElementRows& rows, const std::vector<Vec3>& x,
+                                              FemComplianceMode mode) {
     constexpr int W = kLaneCount<V>;
     const int tets = rows.tet_count();
     for (int first = 0; first < tets; first += W) {
       const int lanes = std::min(W, tets - first);
+      const int o = first % kTetLanes;
+      ElementRows::TetGroup& g = rows.groups_[first / kTetLanes];
+      ElementRows::TetGroupCompliance& c = rows.group_compliance_[first / kTetLanes];
+      ElementRows::TetGroupResidual& h = rows.group_residual_[first / kTetLanes];
+      const ElementRows::TetGroupMaterial& m = rows.group_material_[first / kTetLanes];
+      const auto load = [o](const Real* lanes_of) { return LoadLanes<V>(lanes_of + o); };
+      const auto store = [o](Real* lanes_of, const V& v) { StoreLanes<V>(lanes_of + o, v); };
+      // the SVDs
       Mat3 Fs[W], guesses[W];
       for (int l = 0; l < W; ++l) {
         const int e = first + std::min(l, lanes - 1);
@@ -571,14 +536,90 @@ struct ElementProducts {
         guesses[l] = rows.V_[e];
       }
       const Mat3Lanes<V> F = Mat3Lanes<V>::FromMatrices(Fs);
-      Mat3Lanes<V> Vm = Mat3Lanes<V>::FromMatrices(guesses), U;
+      Mat3Lanes<V> Vm = Mat3Lanes<V>::FromMatrices(guesses), U, B;
       V sigma[3];
       CalcSvd3Lanes(F, &Vm, kSvdSweeps, kSvdTolerance, &U, sigma);
+      // B = D_m⁻¹ V
+      for (int r = 0; r < 3; ++r) {
+        for (int col = 0; col < 3; ++col) {
+          B.m[r][col] = load(m.rest_inverse[r]) * Vm.m[0][col] +
+                        load(m.rest_inverse[3 + r]) * Vm.m[1][col] +
+                        load(m.rest_inverse[6 + r]) * Vm.m[2][col];
+        }
+      }
+      // stretch rows: V ∂Ψ/∂s and the filtered V ∂²Ψ/∂s² with its inverse E
+      const MaterialLanes<V> material{load(m.mu), load(m.lambda), load(m.c1),
+                                      load(m.d1), load(m.alpha),  load(m.corotational)};
+      const V volume = load(m.volume), activation = load(m.activation), beta = load(m.damping);
+      V gradient[3];
+      Mat3Lanes<V> hessian, E, H;
+      EvalPrincipalDerivativesLanes(material, sigma, activation, gradient, &hessian);
+      for (auto& row : hessian.m) {
+        for (V& entry : row) entry *= volume;
+      }
+      const V floor = kHessianFloor * 2 * material.mu * volume;
+      const auto direct = CalcProjectedComplianceLanes(hessian, mode, floor, &E, &H);
+      for (int l = 0; l < W; ++l) {
+        if (direct[l]) continue;
+        Mat3 H_l;
+        const Mat3 E_l = CalcProjectedCompliance(hessian.Lane(l), mode, floor[l], &H_l);
+        for (int i = 0; i < 3; ++i) {
+          for (int j = 0; j < 3; ++j) {
+            E.m[i][j][l] = E_l(i, j);
+            H.m[i][j][l] = H_l(i, j);
+          }
+        }
+      }
+      // C = E/(Δt(Δt + β)) for the Schur products (symmetrized: E inverts a symmetric H up to
+      // round-off, and the products keep one triangle)
+      const V scale = 1 / (rows.dt_ * (rows.dt_ + beta));
+      V C[3][3];
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) C[i][j] = (0.5 * scale) * (E.m[i][j] + E.m[j][i]);
+      }
+      // shear rows: the pair stiffness a, by magnitude (the same absolute-value filter); inactive
+      // rows (sources' 3-row form) get C = 1/Δt and no stiffness (see Assemble)
+      V shear_k[3], shear_C[3];
+      if (rows.shear_rows_) {
+        V a[3];
+        EvalPairShearLanes(material, sigma, activation, a);
+        for (int p = 0; p < 3; ++p) {
+          const V k = volume * (a[p] < 0 ? -a[p] : a[p]);
+          shear_k[p] = k > floor ? k : floor;
+          shear_C[p] = scale * (1 / shear_k[p]);
+        }
+      } else {
+        for (int p = 0; p < 3; ++p) {
+          shear_k[p] = V{} + 1;
+          shear_C[p] = V{} + 1 / rows.dt_;
+        }
+      }
+      // the packed groups (entry (r, c) at [3c + r]) ...
+      for (int i = 0; i < 9; ++i) {
+        store(g.U[i], U.m[i % 3][i / 3]);
+        store(g.B[i], B.m[i % 3][i / 3]);
+        store(h.E[i], E.m[i % 3][i / 3]);
+        store(h.H[i], H.m[i % 3][i / 3]);
+      }
+      const V stretch_c[6] = {C[0][0], C[1][1], C[2][2], C[0][1], C[0][2], C[1][2]};
+      for (int i = 0; i < 6; ++i) store(c.stretch[i], stretch_c[i]);
+      for (int p = 0; p < 3; ++p) {
+        store(c.shear[p], shear_C[p]);
+        store(h.gradient[p], volume * gradient[p]);
+        store(h.shear_k[p], shear_k[p]);
+      }
+      store(h.damping, beta);
+      // ... and the per-tet copies
       for (int l = 0; l < lanes; ++l) {
         const int e = first + l;
         rows.U_[e] = U.Lane(l);
         rows.V_[e] = Vm.Lane(l);
+        rows.B_[e] = B.Lane(l);
         rows.stretch_[e] = Vec3(sigma[0][l], sigma[1][l], sigma[2][l]);
+        for (int i = 0; i < 3; ++i) {
+          for (int j = 0; j < 3; ++j) rows.stretch_C_[e](i, j) = C[i][j][l];
+        }
+        rows.shear_C_[e] = Vec3(shear_C[0][l], shear_C[1][l], shear_C[2][l]);
       }
     }
   }
@@ -608,8 +649,9 @@ bool CpuHasQuads() {
                                                       const std::vector<Vec3>& t, Real* y) {
   ElementProducts::MultiplyJ<Quad>(rows, ElementProducts::PadNodes(rows, 0, t), y);
 }
-[[gnu::target("arch=x86-64-v3")]] void SvdsQuads(ElementRows& rows, const std::vector<Vec3>& x) {
-  ElementProducts::Svds<Quad>(rows, x);
+[[gnu::target("arch=x86-64-v3")]] void EvaluateQuads(ElementRows& rows, const std::vector<Vec3>& x,
+                                                     FemComplianceMode mode) {
+  ElementProducts::Evaluate<Quad>(rows, x, mode);
 }
 [[gnu::target("arch=x86-64-v3")]] Real AssembleQuads(const ElementRows& rows,
                                                      const std::vector<Vec3>& v, const Real* lambda,
@@ -632,11 +674,33 @@ bool CpuHasQuads() {
 }  // namespace
 
 
-void ElementRows::EvaluateSvds(const std::vector<Vec3>& x) {
+void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
+  // principal stretches of F = D_s D_m⁻¹ (digest §2.7, the last V as the guess), the rows' energy
+  // derivatives, filtered Hessians and compliance (eq. (98)-(100)), kTetLanes or two tets at a
+  // time into the packed groups and the per-tet copies (ElementProducts::Evaluate)
 #if SIM_ELEMENT_QUADS
-  if (CpuHasQuads()) return SvdsQuads(*this, x);
+  if (CpuHasQuads()) {
+    EvaluateQuads(*this, x, mode);
+  } else {
+    ElementProducts::Evaluate<Pair>(*this, x, mode);
+  }
+#else
+  ElementProducts::Evaluate<Pair>(*this, x, mode);
 #endif
-  ElementProducts::Svds<Pair>(*this, x);
+  // padding lanes of a shorter last group: zero rows, compliance and residual terms (on a valid
+  // node, set by Begin), and a unit shear stiffness (Assemble divides by it)
+  for (int l = tet_count() % kTetLanes; l > 0 && l < kTetLanes; ++l) {
+    TetGroup& g = groups_.back();
+    TetGroupCompliance& c = group_compliance_.back();
+    TetGroupResidual& h = group_residual_.back();
+    for (int i = 0; i < 9; ++i) g.U[i][l] = g.B[i][l] = h.E[i][l] = h.H[i][l] = 0;
+    for (int i = 0; i < 6; ++i) c.stretch[i][l] = 0;
+    for (int p = 0; p < 3; ++p) {
+      c.shear[p][l] = h.gradient[p][l] = 0;
+      h.shear_k[p][l] = 1;
+    }
+    h.damping[l] = 0;
+  }
 }
 
 

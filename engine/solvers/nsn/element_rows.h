@@ -144,8 +144,6 @@ class ElementRows {
 
  private:
   friend struct ElementProducts;  // the SIMD kernels of the Schur products (element_rows.cpp)
-  /// U_, V_ and stretch_ of every tet at block positions `x` (its last V as the guess).
-  void EvaluateSvds(const std::vector<Vec3>& x);
   /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
   std::array<Vec3, 4> RowCoefficients(int e, int r) const;
   /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with rows U, B.
@@ -188,9 +186,18 @@ class ElementRows {
     Real shear_k[3][kTetLanes];        // shear stiffness k = V|a| per pair [J]
     Real damping[kTetLanes];           // β [s]
   };
+  struct TetGroupMaterial {  // what Evaluate reads besides the positions (set by Begin)
+    alignas(32) Real rest_inverse[9][kTetLanes];  // D_m⁻¹ G⁻¹ (r, c) at [3c + r] [1/m]
+    Real volume[kTetLanes];                       // V_e [m³]
+    Real activation[kTetLanes];                   // p [Pa]
+    Real damping[kTetLanes];                      // β [s]
+    Real mu[kTetLanes], lambda[kTetLanes], c1[kTetLanes], d1[kTetLanes], alpha[kTetLanes];
+    Real corotational[kTetLanes];  // 1 for the linear co-rotational model, 0 for Neo-Hookean
+  };
   std::vector<TetGroup> groups_;
   std::vector<TetGroupCompliance> group_compliance_;
   std::vector<TetGroupResidual> group_residual_;
+  std::vector<TetGroupMaterial> group_material_;
   // node vectors padded to 4 doubles per block, the form the AVX2 kernels read and write
   // (element_rows.cpp, kNodeStride); scratch of the const products
   struct alignas(32) PaddedNode {
