@@ -52,8 +52,21 @@ template <class V>
 // per lane: the square roots are independent, so they pipeline
 template <class V>
 [[gnu::always_inline]] inline V Sqrt(V v) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  // SSE2 vector square roots (VEX-encoded where the caller is compiled for AVX): std::sqrt lane by
+  // lane stays scalar, since it may set errno. A quad takes two, as the AVX one is not declared
+  // in code that is not compiled for AVX (the tests run quads there too)
+  if constexpr (kLaneCount<V> == 4) {
+    const RealPair low = __builtin_ia32_sqrtpd(__builtin_shufflevector(v, v, 0, 1));
+    const RealPair high = __builtin_ia32_sqrtpd(__builtin_shufflevector(v, v, 2, 3));
+    return __builtin_shufflevector(low, high, 0, 1, 2, 3);
+  } else {
+    return __builtin_ia32_sqrtpd(v);
+  }
+#else
   for (int l = 0; l < kLaneCount<V>; ++l) v[l] = std::sqrt(v[l]);
   return v;
+#endif
 }
 
 // a Jacobi rotation in the (p, q) plane that zeroes S(p, q) where `active` and S(p, q) is not
