@@ -610,9 +610,15 @@ void NewtonSystem::AccumulateJt(const VectorX& x, std::vector<Vec3>* lin,
 
 void NewtonSystem::ApplyInverseH(const std::vector<Vec3>& lin, const std::vector<Vec3>& ang,
                                  std::vector<Vec3>* out_lin, std::vector<Vec3>* out_ang) const {
-  for (std::size_t k = 0; k < lin.size(); ++k) {
+  for (int k = 0; k < body_count_; ++k) {
     (*out_lin)[k] = block_inv_mass_[k].cwiseProduct(lin[k]);
     (*out_ang)[k] = block_inv_inertia_W_[k] * ang[k];
+  }
+  // particles do not rotate (zero inverse inertia): their angular parts stay zero, without the
+  // 3×3 product (a soft ball's 1760 nodes made it 2 % of the step)
+  for (std::size_t k = body_count_; k < lin.size(); ++k) {
+    (*out_lin)[k] = block_inv_mass_[k].cwiseProduct(lin[k]);
+    (*out_ang)[k].setZero();
   }
 }
 
