@@ -446,7 +446,8 @@ TEST(FemRowsTest, SchurProductsMatchTheAssembledMatrixOnPairsAndQuads) {
   const Contacts contacts = SlantedContactOfParticleZero();
   std::mt19937 random(7);
   std::normal_distribution<Real> normal;
-  Eigen::VectorXd quads_h;  // the residual on the quads path
+  Eigen::VectorXd quads_h;            // the residual on the quads path
+  std::vector<Vec3> quads_stiffness;  // and the rotation stiffness
   for (const bool pairs : {false, true}) {
     nsn::ElementRows::ForcePairsForTesting(pairs);
     nsn::NewtonSystem system;
@@ -488,6 +489,20 @@ TEST(FemRowsTest, SchurProductsMatchTheAssembledMatrixOnPairsAndQuads) {
       }
     }
     EXPECT_LT(error, 1e-12 * scale) << (pairs ? "pairs" : "quads");
+    // the rotation stiffness of random multipliers on the same lanes: the same diagonal on both
+    // paths (RotationStiffnessIsTheGeometricStiffness... checks it against central differences)
+    std::vector<Real> multipliers(rows.row_count());
+    for (Real& m : multipliers) m = normal(lambda_random);
+    std::vector<Vec3> stiffness(model.particle_count(), Vec3::Zero());
+    rows.AddRotationStiffness(multipliers.data(), model.options.solver.dt, &stiffness);
+    if (!pairs) quads_stiffness = stiffness;
+    Real stiffness_error = 0, stiffness_scale = 0;
+    for (int p = 0; p < model.particle_count(); ++p) {
+      stiffness_error = std::max(stiffness_error, (stiffness[p] - quads_stiffness[p]).norm());
+      stiffness_scale = std::max(stiffness_scale, quads_stiffness[p].norm());
+    }
+    EXPECT_GT(stiffness_scale, 0);
+    EXPECT_LT(stiffness_error, 1e-12 * stiffness_scale);
   }
   nsn::ElementRows::ForcePairsForTesting(false);
 }

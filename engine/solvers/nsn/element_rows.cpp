@@ -139,6 +139,26 @@ template <class V>
   }
 }
 
+// out[block[l]] += (f[0][l], f[1][l], f[2][l]) for the lanes l < lanes of node vectors in the
+// layout of V (kNodeStride), one lane after the other
+template <class V>
+[[gnu::always_inline]] inline void ScatterNodes(const V* f, const int* block, int lanes,
+                                                Real* out) {
+  if constexpr (kNodeStride<V> == 4) {
+    ScatterPaddedNodes(f, block, lanes, out);
+  } else {
+    // (x, y) of both lanes by one 2×2 transpose: one vector add per node instead of two scalar
+    // ones (measured: 4 % of the solve on pairs)
+    const Pair xy[2] = {__builtin_shufflevector(f[0], f[1], 0, 2),
+                        __builtin_shufflevector(f[0], f[1], 1, 3)};
+    for (int l = 0; l < std::min(kLaneCount<V>, lanes); ++l) {
+      Real* node = out + 3 * block[l];
+      StoreLanes<Pair>(node, LoadLanes<Pair>(node) + xy[l]);
+      node[2] += f[2][l];
+    }
+  }
+}
+
 // the block vectors as flat arrays of 3 doubles
 static_assert(sizeof(Vec3) == 3 * sizeof(Real));
 
@@ -362,21 +382,7 @@ struct ElementProducts {
         }
         for (int k = 0; k < 3; ++k) f[0][k] = -(f[1][k] + f[2][k] + f[3][k]);
         // scatter tet by tet (the tets of a group may share nodes)
-        if constexpr (W == 2) {
-          // (x, y) of both lanes by one 2×2 transpose: one vector add per node instead of two
-          // scalar ones (measured: 4 % of the solve on pairs)
-          for (int a = 0; a < 4; ++a) {
-            const Pair xy[2] = {__builtin_shufflevector(f[a][0], f[a][1], 0, 2),
-                                __builtin_shufflevector(f[a][0], f[a][1], 1, 3)};
-            for (int l = 0; l < std::min(W, lanes - o); ++l) {
-              Real* node = out + 3 * g.block[a][o + l];
-              StoreLanes<Pair>(node, LoadLanes<Pair>(node) + xy[l]);
-              node[2] += f[a][2][l];
-            }
-          }
-        } else {
-          for (int a = 0; a < 4; ++a) ScatterPaddedNodes(f[a], g.block[a], lanes, out);
-        }
+        for (int a = 0; a < 4; ++a) ScatterNodes<V>(f[a], g.block[a] + o, lanes - o, out);
       }
     }
   }
@@ -506,6 +512,46 @@ struct ElementProducts {
     return error;
   }
 
+  // c[block] += Δt² diag(K_rot) for the lanes of each group (ElementRows::AddRotationStiffness)
+  template <class V>
+  [[gnu::always_inline]] static void RotationStiffness(const ElementRows& rows, const Real* lambda,
+                                                       Real dt, Real* out) {
+    constexpr int W = kLaneCount<V>;
+    constexpr Real kTinyStretchSum = 1e-6;  // s_i + s_j away from 0 (flat or inverted tets)
+    for (int gi = 0; gi < static_cast<int>(rows.groups_.size()); ++gi) {
+      const ElementRows::TetGroup& g = rows.groups_[gi];
+      const ElementRows::TetGroupResidual& h = rows.group_residual_[gi];
+      const int lanes = GroupLanes(rows, gi);
+      for (int part = 0; part * W < lanes; ++part) {
+        const int o = part * W;
+        const auto load = [o](const Real* lanes_of) { return LoadLanes<V>(lanes_of + o); };
+        V le[kElementRows];
+        LoadRows<V>(rows, gi, part, lambda, le);
+        V diagonal[4][3] = {};  // [node][axis]
+        for (const auto& pair : kPairs) {
+          const int i = pair[0], j = pair[1];
+          const V sum = load(h.stretch[i]) + load(h.stretch[j]);
+          const V b = (le[i] + le[j]) / (sum < kTinyStretchSum ? V{} + kTinyStretchSum : sum);
+          V g0[3] = {};
+          for (int a = 1; a < 4; ++a) {
+            const V bj = kInvSqrt2 * load(g.B[3 * j + a - 1]);
+            const V bi = kInvSqrt2 * load(g.B[3 * i + a - 1]);
+            for (int k = 0; k < 3; ++k) {
+              const V coefficient = bj * load(g.U[3 * i + k]) - bi * load(g.U[3 * j + k]);
+              diagonal[a][k] += b * coefficient * coefficient;
+              g0[k] -= coefficient;
+            }
+          }
+          for (int k = 0; k < 3; ++k) diagonal[0][k] += b * g0[k] * g0[k];
+        }
+        for (int a = 0; a < 4; ++a) {
+          for (int k = 0; k < 3; ++k) diagonal[a][k] *= dt * dt;
+          ScatterNodes<V>(diagonal[a], g.block[a] + o, lanes - o, out);
+        }
+      }
+    }
+  }
+
   // Evaluate for W tets at a time: the SVDs of F = D_s D_m⁻¹ with the last V as the guess
   // (CalcSvd3 semantics, svd3_lanes.h), then the rows' energy derivatives, filtered Hessians,
   // compliance and shear stiffness (fem_material_lanes.h; the scalar CalcProjectedCompliance for
@@ -609,6 +655,7 @@ struct ElementProducts {
         store(h.shear_k[p], shear_k[p]);
       }
       store(h.damping, beta);
+      for (int i = 0; i < 3; ++i) store(h.stretch[i], sigma[i]);
       // ... and the per-tet copies
       for (int l = 0; l < lanes; ++l) {
         const int e = first + l;
@@ -648,6 +695,15 @@ bool CpuHasQuads() {
 [[gnu::target("arch=x86-64-v3")]] void MultiplyJQuads(const ElementRows& rows,
                                                       const std::vector<Vec3>& t, Real* y) {
   ElementProducts::MultiplyJ<Quad>(rows, ElementProducts::PadNodes(rows, 0, t), y);
+}
+[[gnu::target("arch=x86-64-v3")]] void RotationStiffnessQuads(const ElementRows& rows,
+                                                              const Real* lambda, Real dt,
+                                                              std::vector<Vec3>* c) {
+  Real* padded = ElementProducts::PaddedZeros(rows, 0, c->size());
+  ElementProducts::RotationStiffness<Quad>(rows, lambda, dt, padded);
+  for (std::size_t b = 0; b < c->size(); ++b) {
+    (*c)[b] += Vec3(padded[4 * b], padded[4 * b + 1], padded[4 * b + 2]);
+  }
 }
 [[gnu::target("arch=x86-64-v3")]] void EvaluateQuads(ElementRows& rows, const std::vector<Vec3>& x,
                                                      FemComplianceMode mode) {
@@ -696,7 +752,7 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
     for (int i = 0; i < 9; ++i) g.U[i][l] = g.B[i][l] = h.E[i][l] = h.H[i][l] = 0;
     for (int i = 0; i < 6; ++i) c.stretch[i][l] = 0;
     for (int p = 0; p < 3; ++p) {
-      c.shear[p][l] = h.gradient[p][l] = 0;
+      c.shear[p][l] = h.gradient[p][l] = h.stretch[p][l] = 0;
       h.shear_k[p][l] = 1;
     }
     h.damping[l] = 0;
@@ -849,28 +905,11 @@ void ElementRows::AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>*
 void ElementRows::AddRotationStiffness(const Real* lambda, Real dt, std::vector<Vec3>* c) const {
   // per pair (i, j): b_λ = (λ_i + λ_j)/(s_i + s_j) on the mode m = (F̂_ij − F̂_ji)/√2, whose
   // coefficients on node a = 1..3 are g_a = (B(a − 1, j) u_i − B(a − 1, i) u_j)/√2 and on node 0
-  // minus their sum; s_i + s_j stays away from 0 unless the tet is flat or inverted
-  constexpr Real kTinyStretchSum = 1e-6;
-  for (int e = 0; e < tet_count(); ++e) {
-    const Mat3& U = U_[e];
-    const Mat3& B = B_[e];
-    const Vec3& s = stretch_[e];
-    const std::array<int, 4>& block = block_[e];
-    Vec3 diagonal[4] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
-    for (const auto& pair : kPairs) {
-      const int i = pair[0], j = pair[1];
-      const Real b = (lambda[RowIndex(e, i)] + lambda[RowIndex(e, j)]) /
-                     std::max(s(i) + s(j), kTinyStretchSum);
-      Vec3 g0 = Vec3::Zero();
-      for (int a = 1; a < 4; ++a) {
-        const Vec3 g = kInvSqrt2 * (B(a - 1, j) * U.col(i) - B(a - 1, i) * U.col(j));
-        diagonal[a] += b * g.cwiseAbs2();
-        g0 -= g;
-      }
-      diagonal[0] += b * g0.cwiseAbs2();
-    }
-    for (int a = 0; a < 4; ++a) (*c)[block[a]] += (dt * dt) * diagonal[a];
-  }
+  // minus their sum, on the lanes of the products (ElementProducts::RotationStiffness)
+#if SIM_ELEMENT_QUADS
+  if (CpuHasQuads()) return RotationStiffnessQuads(*this, lambda, dt, c);
+#endif
+  ElementProducts::RotationStiffness<Pair>(*this, lambda, dt, c->data()->data());
 }
 
 }  // namespace sim::nsn

@@ -185,6 +185,7 @@ class ElementRows {
     Real gradient[3][kTetLanes];       // V ∂Ψ/∂s [J]
     Real shear_k[3][kTetLanes];        // shear stiffness k = V|a| per pair [J]
     Real damping[kTetLanes];           // β [s]
+    Real stretch[3][kTetLanes];        // principal stretches s (the rotation stiffness) [-]
   };
   struct TetGroupMaterial {  // what Evaluate reads besides the positions (set by Begin)
     alignas(32) Real rest_inverse[9][kTetLanes];  // D_m⁻¹ G⁻¹ (r, c) at [3c + r] [1/m]
