@@ -399,10 +399,11 @@ struct ElementProducts {
     }
   }
 
-  // y = J t + C x + εx
+  // y = J t + C x + εx; returns xᵀy per lane
   template <class V>
-  [[gnu::always_inline]] static void Apply(const ElementRows& rows, const Real* t, const Real* x,
-                                           Real regularization, Real* y) {
+  [[gnu::always_inline]] static V Apply(const ElementRows& rows, const Real* t, const Real* x,
+                                        Real regularization, Real* y) {
+    V dot{};
     for (int gi = 0; gi < static_cast<int>(rows.groups_.size()); ++gi) {
       const ElementRows::TetGroupCompliance& c = rows.group_compliance_[gi];
       for (int part = 0; part * kLaneCount<V> < GroupLanes(rows, gi); ++part) {
@@ -419,10 +420,14 @@ struct ElementProducts {
         ys[1] += c01 * xs[0] + c11 * xs[1] + c12 * xs[2];
         ys[2] += c02 * xs[0] + c12 * xs[1] + c22 * xs[2];
         for (int p = 0; p < 3; ++p) ys[3 + p] += LoadLanes<V>(c.shear[p] + o) * xs[3 + p];
-        for (int r = 0; r < kElementRows; ++r) ys[r] += regularization * xs[r];
+        for (int r = 0; r < kElementRows; ++r) {
+          ys[r] += regularization * xs[r];
+          dot += xs[r] * ys[r];  // zero in padding lanes (x is)
+        }
         StoreRows<V>(rows, gi, part, ys, y);
       }
     }
+    return dot;
   }
 
   // Assemble for the lanes of each group (see ElementRows::Assemble); returns max |E φ| per lane
@@ -718,10 +723,12 @@ bool CpuHasQuads() {
       ElementProducts::PadNodes(rows, 1, inv_mass), regularization, h, diag);
   return std::max(std::max(error[0], error[1]), std::max(error[2], error[3]));
 }
-[[gnu::target("arch=x86-64-v3")]] void ApplyQuads(const ElementRows& rows,
+[[gnu::target("arch=x86-64-v3")]] Real ApplyQuads(const ElementRows& rows,
                                                   const std::vector<Vec3>& t, const Real* x,
                                                   Real regularization, Real* y) {
-  ElementProducts::Apply<Quad>(rows, ElementProducts::PadNodes(rows, 0, t), x, regularization, y);
+  const Quad dot = ElementProducts::Apply<Quad>(rows, ElementProducts::PadNodes(rows, 0, t), x,
+                                                regularization, y);
+  return (dot[0] + dot[1]) + (dot[2] + dot[3]);
 }
 #else
 #define SIM_ELEMENT_QUADS 0
@@ -799,12 +806,13 @@ Real ElementRows::Assemble(const std::vector<Vec3>& v, const Real* lambda,
 }
 
 
-void ElementRows::Apply(const std::vector<Vec3>& t, const Real* x, Real regularization,
+Real ElementRows::Apply(const std::vector<Vec3>& t, const Real* x, Real regularization,
                         Real* y) const {
 #if SIM_ELEMENT_QUADS
   if (CpuHasQuads()) return ApplyQuads(*this, t, x, regularization, y);
 #endif
-  ElementProducts::Apply<Pair>(*this, t.data()->data(), x, regularization, y);
+  const Pair dot = ElementProducts::Apply<Pair>(*this, t.data()->data(), x, regularization, y);
+  return dot[0] + dot[1];
 }
 
 

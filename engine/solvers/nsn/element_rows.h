@@ -105,8 +105,9 @@ class ElementRows {
   /// y = J t (the rows applied to the block vectors `t`).
   void MultiplyJ(const std::vector<Vec3>& t, Real* y) const;
 
-  /// y = J t + C x + εx (the element rows of A x, with t = H⁻¹ Jᵀ x of the whole system).
-  void Apply(const std::vector<Vec3>& t, const Real* x, Real regularization, Real* y) const;
+  /// y = J t + C x + εx (the element rows of A x, with t = H⁻¹ Jᵀ x of the whole system);
+  /// returns xᵀy over these rows.
+  Real Apply(const std::vector<Vec3>& t, const Real* x, Real regularization, Real* y) const;
 
   /// One Gauss-Seidel sweep over the element rows: x_i += (b_i − (A x)_i)/diag_i, keeping
   /// t = H⁻¹ Jᵀ x current (`inv_mass` as in Assemble).

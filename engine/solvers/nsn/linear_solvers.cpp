@@ -112,9 +112,8 @@ LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iteratio
   w->p = w->z;
   const Real rz0 = w->r.dot(w->z);
   Real rz = rz0;
-  A.Apply(w->z, &w->Az);
+  Real rho = A.ApplyDot(w->z, &w->Az);
   w->Ap = w->Az;
-  Real rho = w->z.dot(w->Az);
   Real* xs = x->data();
   Real* r = w->r.data();
   Real* z = w->z.data();
@@ -141,10 +140,9 @@ LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iteratio
     ++stats.iterations;
     if (residuals) residuals->push_back(std::sqrt(SumLanes(rr_lanes)));
     if (preconditioned) preconditioned->push_back(std::sqrt(std::max<Real>(0, rz)));
-    if (k + 1 == iterations) break;  // p and Ap are not needed any more
-    A.Apply(w->z, &w->Az);           // the single matvec of the iteration
+    if (k + 1 == iterations) break;                  // p and Ap are not needed any more
+    const Real rho_next = A.ApplyDot(w->z, &w->Az);  // the single matvec of the iteration
     Az = w->Az.data();
-    const Real rho_next = w->z.dot(w->Az);
     const Real beta = rho_next / rho;
     rho = rho_next;
     // p = z + βp, Ap = Az + βAp (the extra axpy compared with CG), and the next curvature

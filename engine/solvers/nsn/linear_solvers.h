@@ -36,6 +36,12 @@ class SchurOperator {
   virtual int size() const = 0;
   /// y = A x.
   virtual void Apply(const VectorX& x, VectorX* y) const = 0;
+  /// y = A x, returning xᵀ A x (PCR's ρ; an operator may sum it in its own pass over x and y
+  /// instead of a second one).
+  virtual Real ApplyDot(const VectorX& x, VectorX* y) const {
+    Apply(x, y);
+    return x.dot(*y);
+  }
   /// diag(A), positive.
   virtual const VectorX& diagonal() const = 0;
   /// One forward Gauss-Seidel sweep over the rows, updating x in place.

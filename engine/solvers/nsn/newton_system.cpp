@@ -623,8 +623,9 @@ void NewtonSystem::ApplyInverseH(const std::vector<Vec3>& lin, const std::vector
 }
 
 
-void NewtonSystem::Apply(const VectorX& x, VectorX* y) const {
-  // A x = J (H⁻¹ (Jᵀ x)) + C x + εx, by successive products ([T §4.9])
+Real NewtonSystem::ApplyDot(const VectorX& x, VectorX* y) const {
+  // A x = J (H⁻¹ (Jᵀ x)) + C x + εx, by successive products ([T §4.9]); xᵀ A x summed by the
+  // element rows in their pass (they are most of the rows)
   AccumulateJt(x, &scratch_lin_, &scratch_ang_);
   ApplyInverseH(scratch_lin_, scratch_ang_, &scratch_lin2_, &scratch_ang2_);
   y->resize(size());
@@ -638,10 +639,12 @@ void NewtonSystem::Apply(const VectorX& x, VectorX* y) const {
       (*y)(i) = value + (c_diag_(i) + settings_.regularization) * x(i);
     }
   });
+  Real dot = x.head(row_count()).dot(y->head(row_count()));
   if (elements_.row_count() > 0) {
-    elements_.Apply(scratch_lin2_, x.data() + row_count(), settings_.regularization,
-                    y->data() + row_count());
+    dot += elements_.Apply(scratch_lin2_, x.data() + row_count(), settings_.regularization,
+                           y->data() + row_count());
   }
+  return dot;
 }
 
 

@@ -119,7 +119,8 @@ class NewtonSystem final : public SchurOperator {
 
   // SchurOperator
   int size() const override { return row_count() + element_row_count(); }
-  void Apply(const VectorX& x, VectorX* y) const override;
+  void Apply(const VectorX& x, VectorX* y) const override { ApplyDot(x, y); }
+  Real ApplyDot(const VectorX& x, VectorX* y) const override;
   const VectorX& diagonal() const override { return diag_; }
   void GaussSeidelSweep(const VectorX& b, VectorX* x) const override;
   Eigen::SparseMatrix<Real> AssembleMatrix() const override;
