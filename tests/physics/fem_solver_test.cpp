@@ -428,6 +428,10 @@ TEST(FemRowsTest, SchurOperatorIsSymmetricAndMatchesTheAssembledMatrix) {
   system.Apply(y, &Ay);
   EXPECT_LT((Ax - A * x).norm(), 1e-12 * (A * x).norm());
   EXPECT_NEAR(y.dot(Ax), x.dot(Ay), 1e-12 * std::abs(y.dot(Ax)));
+  // PCR's ρ = xᵀAx, summed by the operator in its pass (contact rows and element rows)
+  Eigen::VectorXd Ax_again;
+  EXPECT_NEAR(system.ApplyDot(x, &Ax_again), x.dot(A * x), 1e-12 * x.dot(A * x));
+  EXPECT_EQ(Ax_again, Ax);
   EXPECT_LT((A - A.transpose()).norm(), 1e-12 * A.norm());
   EXPECT_EQ(system.diagonal().size(), system.size());
   EXPECT_LT((system.diagonal() - A.diagonal()).norm(), 1e-12 * A.diagonal().norm());
