@@ -36,13 +36,6 @@ constexpr int kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
 
 const Real kInvSqrt2 = 1 / std::sqrt(2.0);
 
-// [x1 − x0, x2 − x0, x3 − x0] of a tet's blocks
-Mat3 EdgeMatrix(const std::array<int, 4>& block, const std::vector<Vec3>& x) {
-  Mat3 d;
-  for (int k = 0; k < 3; ++k) d.col(k) = x[block[k + 1]] - x[block[0]];
-  return d;
-}
-
 // the 6 rows applied to node vectors t0..t3: with T = Uᵀ D_t B (D_t = [t1 − t0, t2 − t0,
 // t3 − t0]), stretch T_ii and shear (T_ij + T_ji)/√2; written out so the compiler keeps it in
 // registers (this and NodeForces are the inner loop of every Schur product)
@@ -217,20 +210,49 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
     m.alpha[l] = material.alpha;
     m.corotational[l] = material.model == FemMaterialModel::kLinearCorotational ? 1 : 0;
   }
-  // the SVD guesses and the secant's previous rows start at the rest frame
-  for (auto* m : {&U_, &V_, &U_prev_}) m->assign(tets, Mat3::Identity());
-  B_ = rest_inverse_;
-  B_prev_ = rest_inverse_;
-  stretch_.assign(tets, Vec3::Ones());
-  stretch_C_.assign(tets, Mat3::Identity());
-  shear_C_.assign(tets, Vec3::Ones());
+  // the SVD guesses and the rows (those the secant keeps too) start at the rest frame
+  group_frame_.resize(groups);
+  for (int slot = 0; slot < groups * kTetLanes; ++slot) {
+    const int l = slot % kTetLanes;
+    const TetGroupMaterial& m = group_material_[slot / kTetLanes];
+    TetGroup& g = groups_[slot / kTetLanes];
+    for (int i = 0; i < 9; ++i) {
+      const Real identity = i % 4 == 0 ? 1 : 0;
+      group_frame_[slot / kTetLanes].V[i][l] = g.U[i][l] = identity;
+      g.B[i][l] = m.rest_inverse[i][l];
+    }
+  }
+  groups_prev_ = groups_;
+}
+
+
+Mat3 ElementRows::LaneMatrix(const Real (&entries)[9][kTetLanes], int e) {
+  Mat3 out;
+  for (int i = 0; i < 9; ++i) out(i % 3, i / 3) = entries[i][e % kTetLanes];
+  return out;
+}
+
+
+Mat3 ElementRows::StretchCompliance(int e) const {
+  const TetGroupCompliance& c = group_compliance_[e / kTetLanes];
+  const int l = e % kTetLanes;
+  Mat3 C;
+  C << c.stretch[0][l], c.stretch[3][l], c.stretch[4][l],  //
+      c.stretch[3][l], c.stretch[1][l], c.stretch[5][l],   //
+      c.stretch[4][l], c.stretch[5][l], c.stretch[2][l];
+  return C;
+}
+
+
+Real ElementRows::ShearCompliance(int e, int p) const {
+  return group_compliance_[e / kTetLanes].shear[p][e % kTetLanes];
 }
 
 
 std::array<Vec3, 4> ElementRows::RowCoefficients(int e, int r) const {
   // ∂F̂_mn/∂x_a = u_m c_na with c_na = B(a − 1, n), c_n0 = −Σ_a c_na
-  const Mat3& U = U_[e];
-  const Mat3& B = B_[e];
+  const Mat3 U = LaneMatrix(groups_[e / kTetLanes].U, e);
+  const Mat3 B = LaneMatrix(groups_[e / kTetLanes].B, e);
   std::array<Vec3, 4> J;
   J[0].setZero();
   for (int a = 1; a < 4; ++a) {
@@ -246,10 +268,10 @@ std::array<Vec3, 4> ElementRows::RowCoefficients(int e, int r) const {
 }
 
 
-void ElementRows::ScatterForces(int e, const Mat3& U, const Mat3& B, const Real* x,
+void ElementRows::ScatterForces(int e, const TetGroup& group, const Real* x,
                                 std::vector<Vec3>* f) const {
   Vec3 forces[4];
-  NodeForces(U, B, x, shear_rows_, forces);
+  NodeForces(LaneMatrix(group.U, e), LaneMatrix(group.B, e), x, shear_rows_, forces);
   const std::array<int, 4>& block = block_[e];
   for (int a = 0; a < 4; ++a) (*f)[block[a]] += forces[a];
 }
@@ -560,34 +582,42 @@ struct ElementProducts {
   // Evaluate for W tets at a time: the SVDs of F = D_s D_m⁻¹ with the last V as the guess
   // (CalcSvd3 semantics, svd3_lanes.h), then the rows' energy derivatives, filtered Hessians,
   // compliance and shear stiffness (fem_material_lanes.h; the scalar CalcProjectedCompliance for
-  // a lane whose Hessian needs its eigenvalues filtered), stored into the packed groups and the
-  // per-tet copies. A shorter last run repeats its last tet in the spare lanes (their packed
-  // lanes are cleared by ElementRows::Evaluate). Measured on sphere1K.msh at 6 × 20 (alternating
-  // runs): the SVDs side by side took assembly 21.4-22.1 ms → 15.0-15.5 on quads (17.8-18.5 on
-  // pairs); the materials and the packing side by side, 11.95 → 9.4-9.8 ms
+  // a lane whose Hessian needs its eigenvalues filtered), stored into the packed groups, the only
+  // copy of the rows. The padding lanes of a shorter last group evaluate the last tet's rest
+  // data on the first tet's nodes (finite), and ElementRows::Evaluate clears their rows. Measured
+  // on sphere1K.msh at 6 × 20 (alternating runs): the SVDs side by side took assembly 21.4-22.1
+  // ms → 15.0-15.5 on quads (17.8-18.5 on pairs); the materials and the packing side by side,
+  // 11.95 → 9.4-9.8 ms; F and the guesses in lanes without per-tet copies, 9.1-10.5 → 7.5-8.05
   template <class V>
-  [[gnu::always_inline]] static void Evaluate(ElementRows& rows, const std::vector<Vec3>& x,
+  [[gnu::always_inline]] static void Evaluate(ElementRows& rows, const Real* x,
                                               FemComplianceMode mode) {
     constexpr int W = kLaneCount<V>;
     const int tets = rows.tet_count();
     for (int first = 0; first < tets; first += W) {
-      const int lanes = std::min(W, tets - first);
       const int o = first % kTetLanes;
       ElementRows::TetGroup& g = rows.groups_[first / kTetLanes];
       ElementRows::TetGroupCompliance& c = rows.group_compliance_[first / kTetLanes];
       ElementRows::TetGroupResidual& h = rows.group_residual_[first / kTetLanes];
       const ElementRows::TetGroupMaterial& m = rows.group_material_[first / kTetLanes];
+      ElementRows::TetGroupFrame& frame = rows.group_frame_[first / kTetLanes];
       const auto load = [o](const Real* lanes_of) { return LoadLanes<V>(lanes_of + o); };
       const auto store = [o](Real* lanes_of, const V& v) { StoreLanes<V>(lanes_of + o, v); };
-      // the SVDs
-      Mat3 Fs[W], guesses[W];
-      for (int l = 0; l < W; ++l) {
-        const int e = first + std::min(l, lanes - 1);
-        Fs[l] = EdgeMatrix(rows.block_[e], x) * rows.rest_inverse_[e];
-        guesses[l] = rows.V_[e];
+      // the SVDs of F = D_s D_m⁻¹ (D_s = [x1 − x0, x2 − x0, x3 − x0]), the last V as the guess
+      V x0[3], edge[3][3];  // edge[c][axis]: column c of D_s
+      GatherNodes<V>(x, g.block[0] + o, x0);
+      for (int a = 0; a < 3; ++a) {
+        GatherNodes<V>(x, g.block[a + 1] + o, edge[a]);
+        for (int k = 0; k < 3; ++k) edge[a][k] -= x0[k];
       }
-      const Mat3Lanes<V> F = Mat3Lanes<V>::FromMatrices(Fs);
-      Mat3Lanes<V> Vm = Mat3Lanes<V>::FromMatrices(guesses), U, B;
+      Mat3Lanes<V> F, Vm, U, B;
+      for (int r = 0; r < 3; ++r) {
+        for (int col = 0; col < 3; ++col) {
+          F.m[r][col] = edge[0][r] * load(m.rest_inverse[3 * col]) +
+                        edge[1][r] * load(m.rest_inverse[3 * col + 1]) +
+                        edge[2][r] * load(m.rest_inverse[3 * col + 2]);
+          Vm.m[r][col] = load(frame.V[3 * col + r]);
+        }
+      }
       V sigma[3];
       CalcSvd3Lanes(F, &Vm, kSvdSweeps, kSvdTolerance, &U, sigma);
       // B = D_m⁻¹ V
@@ -661,18 +691,7 @@ struct ElementProducts {
       }
       store(h.damping, beta);
       for (int i = 0; i < 3; ++i) store(h.stretch[i], sigma[i]);
-      // ... and the per-tet copies
-      for (int l = 0; l < lanes; ++l) {
-        const int e = first + l;
-        rows.U_[e] = U.Lane(l);
-        rows.V_[e] = Vm.Lane(l);
-        rows.B_[e] = B.Lane(l);
-        rows.stretch_[e] = Vec3(sigma[0][l], sigma[1][l], sigma[2][l]);
-        for (int i = 0; i < 3; ++i) {
-          for (int j = 0; j < 3; ++j) rows.stretch_C_[e](i, j) = C[i][j][l];
-        }
-        rows.shear_C_[e] = Vec3(shear_C[0][l], shear_C[1][l], shear_C[2][l]);
-      }
+      for (int i = 0; i < 9; ++i) store(frame.V[i], Vm.m[i % 3][i / 3]);
     }
   }
 };
@@ -712,7 +731,7 @@ bool CpuHasQuads() {
 }
 [[gnu::target("arch=x86-64-v3")]] void EvaluateQuads(ElementRows& rows, const std::vector<Vec3>& x,
                                                      FemComplianceMode mode) {
-  ElementProducts::Evaluate<Quad>(rows, x, mode);
+  ElementProducts::Evaluate<Quad>(rows, ElementProducts::PadNodes(rows, 0, x), mode);
 }
 [[gnu::target("arch=x86-64-v3")]] Real AssembleQuads(const ElementRows& rows,
                                                      const std::vector<Vec3>& v, const Real* lambda,
@@ -740,15 +759,15 @@ bool CpuHasQuads() {
 void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
   // principal stretches of F = D_s D_m⁻¹ (digest §2.7, the last V as the guess), the rows' energy
   // derivatives, filtered Hessians and compliance (eq. (98)-(100)), kTetLanes or two tets at a
-  // time into the packed groups and the per-tet copies (ElementProducts::Evaluate)
+  // time into the packed groups (ElementProducts::Evaluate)
 #if SIM_ELEMENT_QUADS
   if (CpuHasQuads()) {
     EvaluateQuads(*this, x, mode);
   } else {
-    ElementProducts::Evaluate<Pair>(*this, x, mode);
+    ElementProducts::Evaluate<Pair>(*this, x.data()->data(), mode);
   }
 #else
-  ElementProducts::Evaluate<Pair>(*this, x, mode);
+  ElementProducts::Evaluate<Pair>(*this, x.data()->data(), mode);
 #endif
   // padding lanes of a shorter last group: zero rows, compliance and residual terms (on a valid
   // node, set by Begin), and a unit shear stiffness (Assemble divides by it)
@@ -821,6 +840,7 @@ void ElementRows::GaussSeidelSweep(const Real* b, const Real* diag, Real regular
                                    Real* x) const {
   for (int e = 0; e < tet_count(); ++e) {
     const std::array<int, 4>& block = block_[e];
+    const Mat3 stretch_C = StretchCompliance(e);
     for (int r = 0; r < kElementRows; ++r) {
       const bool active = r < 3 || shear_rows_;
       std::array<Vec3, 4> J = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
@@ -828,9 +848,9 @@ void ElementRows::GaussSeidelSweep(const Real* b, const Real* diag, Real regular
       Real ax = regularization * x[RowIndex(e, r)];
       for (int a = 0; a < 4; ++a) ax += J[a].dot((*t)[block[a]]);
       if (r < 3) {
-        for (int j = 0; j < 3; ++j) ax += stretch_C_[e](r, j) * x[RowIndex(e, j)];
+        for (int j = 0; j < 3; ++j) ax += stretch_C(r, j) * x[RowIndex(e, j)];
       } else {
-        ax += shear_C_[e](r - 3) * x[RowIndex(e, r)];
+        ax += ShearCompliance(e, r - 3) * x[RowIndex(e, r)];
       }
       const int row = RowIndex(e, r);
       const Real delta = (b[row] - ax) / diag[row];
@@ -847,6 +867,7 @@ void ElementRows::AppendTriplets(int row_offset, std::vector<Eigen::Triplet<Real
                                  std::vector<Eigen::Triplet<Real>>* c_entries) const {
   for (int e = 0; e < tet_count(); ++e) {
     const auto row = [&](int r) { return row_offset + RowIndex(e, r); };
+    const Mat3 stretch_C = StretchCompliance(e);
     for (int r = 0; r < kElementRows; ++r) {
       if (r < 3 || shear_rows_) {
         const std::array<Vec3, 4> J = RowCoefficients(e, r);
@@ -856,9 +877,9 @@ void ElementRows::AppendTriplets(int row_offset, std::vector<Eigen::Triplet<Real
         }
       }
       if (r < 3) {
-        for (int j = 0; j < 3; ++j) c_entries->emplace_back(row(r), row(j), stretch_C_[e](r, j));
+        for (int j = 0; j < 3; ++j) c_entries->emplace_back(row(r), row(j), stretch_C(r, j));
       } else {
-        c_entries->emplace_back(row(r), row(r), shear_C_[e](r - 3));
+        c_entries->emplace_back(row(r), row(r), ShearCompliance(e, r - 3));
       }
     }
   }
@@ -880,16 +901,13 @@ Eigen::Matrix<Real, kElementRows, kElementRows> ElementRows::TetCompliance(
     int e, Real regularization) const {
   Eigen::Matrix<Real, kElementRows, kElementRows> C =
       regularization * Eigen::Matrix<Real, kElementRows, kElementRows>::Identity();
-  C.topLeftCorner<3, 3>() += stretch_C_[e];
-  for (int p = 0; p < 3; ++p) C(3 + p, 3 + p) += shear_C_[e](p);
+  C.topLeftCorner<3, 3>() += StretchCompliance(e);
+  for (int p = 0; p < 3; ++p) C(3 + p, 3 + p) += ShearCompliance(e, p);
   return C;
 }
 
 
-void ElementRows::KeepRows() {
-  U_prev_ = U_;
-  B_prev_ = B_;
-}
+void ElementRows::KeepRows() { groups_prev_ = groups_; }
 
 
 void ElementRows::AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>* f) const {
@@ -905,8 +923,8 @@ void ElementRows::AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>*
       any |= le != 0;
     }
     if (!any) continue;
-    ScatterForces(e, U_[e], B_[e], scaled, f);
-    ScatterForces(e, U_prev_[e], B_prev_[e], negated, f);
+    ScatterForces(e, groups_[e / kTetLanes], scaled, f);
+    ScatterForces(e, groups_prev_[e / kTetLanes], negated, f);
   }
 }
 

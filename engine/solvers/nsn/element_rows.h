@@ -38,10 +38,10 @@
 // `SolverSettings::fem_shear_rows = false` gives the sources' three rows (the shear rows then sit
 // inactive, like inactive friction rows) and the secant of §10 for the element rows.
 //
-// Data layout: flat arrays per tet (node blocks, D_m⁻¹, U, B = D_m⁻¹V, the compliance), and for
-// the Schur products a packed copy of what they read (node blocks, U, B, C), so a product is two
-// passes over the tets and J is never stored row by row. The products run kTetLanes tets at once
-// in SIMD lanes: the packed copy is a structure of arrays per group of kTetLanes tets, and the
+// Data layout: the rows live packed as a structure of arrays per group of kTetLanes tets (node
+// blocks, U, B = D_m⁻¹V, the compliance C, the residual's terms, the rest data and the SVD
+// guess V), so a product is two passes over the tets and J is never stored row by row. Every
+// kernel (evaluation, residual, products) runs kTetLanes tets at once in SIMD lanes, and the
 // element rows are numbered group by group, row-major within a group (row r of the group's tet l
 // at r·lanes + l, lanes = kTetLanes except in a shorter last group; RowIndex), so the lanes of a
 // row are adjacent in every vector of the solver. A group runs as one AVX2 register of four
@@ -147,9 +147,15 @@ class ElementRows {
   friend struct ElementProducts;  // the SIMD kernels of the Schur products (element_rows.cpp)
   /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
   std::array<Vec3, 4> RowCoefficients(int e, int r) const;
-  /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with rows U, B.
-  void ScatterForces(int e, const Mat3& U, const Mat3& B, const Real* x,
-                     std::vector<Vec3>* f) const;
+  /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with the rows U, B of its
+  /// lane in `group`.
+  struct TetGroup;
+  void ScatterForces(int e, const TetGroup& group, const Real* x, std::vector<Vec3>* f) const;
+  /// Tet e's 3×3 matrix from a packed array of its group (entry (r, c) at [3c + r]).
+  static Mat3 LaneMatrix(const Real (&entries)[9][kTetLanes], int e);
+  /// C of tet e's stretch rows (symmetric) and of its shear row p [1/kg].
+  Mat3 StretchCompliance(int e) const;
+  Real ShearCompliance(int e, int p) const;
 
   // per body
   std::vector<FemMaterialParameters> material_;
@@ -162,11 +168,6 @@ class ElementRows {
   std::vector<Real> volume_;        // V_e [m³]
   std::vector<Real> activation_;    // p [Pa] at the step's end
   // per tet: the current iterate
-  std::vector<Mat3> U_, V_, B_;  // B = D_m⁻¹ V [1/m]
-  std::vector<Vec3> stretch_;    // principal stretches s [-]
-  std::vector<Mat3> stretch_C_;  // C = E/(Δt(Δt + β)) of the stretch rows [1/kg]
-  std::vector<Vec3> shear_C_;    // C of the shear rows [1/kg]
-  std::vector<Mat3> U_prev_, B_prev_;
   // what the Schur products and the residual read, packed per group of kTetLanes tets, one array
   // of lanes per scalar: the rows (all that Jᵀx reads), the compliance (A x), the terms of the
   // residual h (Assemble). A shorter last group is padded with zero rows on node 0 (and a unit
@@ -196,7 +197,12 @@ class ElementRows {
     Real mu[kTetLanes], lambda[kTetLanes], c1[kTetLanes], d1[kTetLanes], alpha[kTetLanes];
     Real corotational[kTetLanes];  // 1 for the linear co-rotational model, 0 for Neo-Hookean
   };
+  struct TetGroupFrame {  // V of the last SVD (the next one's guess)
+    alignas(32) Real V[9][kTetLanes];
+  };
   std::vector<TetGroup> groups_;
+  std::vector<TetGroup> groups_prev_;  // the rows of the accepted iterate (KeepRows)
+  std::vector<TetGroupFrame> group_frame_;
   std::vector<TetGroupCompliance> group_compliance_;
   std::vector<TetGroupResidual> group_residual_;
   std::vector<TetGroupMaterial> group_material_;
