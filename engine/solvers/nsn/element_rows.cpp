@@ -468,13 +468,14 @@ struct ElementProducts {
       const ElementRows::TetGroup& g = rows.groups_[gi];
       const ElementRows::TetGroupCompliance& c = rows.group_compliance_[gi];
       const ElementRows::TetGroupResidual& s = rows.group_residual_[gi];
+      const ElementRows::TetGroupMaterial& m = rows.group_material_[gi];
       for (int part = 0; part * W < GroupLanes(rows, gi); ++part) {
         const int o = part * W;
         const auto load = [o](const Real* lanes) { return LoadLanes<V>(lanes + o); };
         V rate[kElementRows], le[kElementRows], he[kElementRows], de[kElementRows];
         Rates<V>(rows, gi, part, v, rate);
         LoadRows<V>(rows, gi, part, lambda, le);
-        const V beta = load(s.damping);
+        const V beta = load(m.damping);
         const V dt_beta = rows.dt_ + beta;
         // stretch rows: φ = ∂U/∂s + βH ṡ + λ, h = Eφ/(Δt + β)
         V phi[3];
@@ -689,7 +690,6 @@ struct ElementProducts {
         store(h.gradient[p], volume * gradient[p]);
         store(h.shear_k[p], shear_k[p]);
       }
-      store(h.damping, beta);
       for (int i = 0; i < 3; ++i) store(h.stretch[i], sigma[i]);
       for (int i = 0; i < 9; ++i) store(frame.V[i], Vm.m[i % 3][i / 3]);
     }
@@ -781,7 +781,6 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
       c.shear[p][l] = h.gradient[p][l] = h.stretch[p][l] = 0;
       h.shear_k[p][l] = 1;
     }
-    h.damping[l] = 0;
   }
 }
 

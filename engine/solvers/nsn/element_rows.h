@@ -147,15 +147,6 @@ class ElementRows {
   friend struct ElementProducts;  // the SIMD kernels of the Schur products (element_rows.cpp)
   /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
   std::array<Vec3, 4> RowCoefficients(int e, int r) const;
-  /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with the rows U, B of its
-  /// lane in `group`.
-  struct TetGroup;
-  void ScatterForces(int e, const TetGroup& group, const Real* x, std::vector<Vec3>* f) const;
-  /// Tet e's 3×3 matrix from a packed array of its group (entry (r, c) at [3c + r]).
-  static Mat3 LaneMatrix(const Real (&entries)[9][kTetLanes], int e);
-  /// C of tet e's stretch rows (symmetric) and of its shear row p [1/kg].
-  Mat3 StretchCompliance(int e) const;
-  Real ShearCompliance(int e, int p) const;
 
   // per body
   std::vector<FemMaterialParameters> material_;
@@ -167,11 +158,10 @@ class ElementRows {
   std::vector<Mat3> rest_inverse_;  // D_m⁻¹ G⁻¹ (G the activation growth) [1/m]
   std::vector<Real> volume_;        // V_e [m³]
   std::vector<Real> activation_;    // p [Pa] at the step's end
-  // per tet: the current iterate
-  // what the Schur products and the residual read, packed per group of kTetLanes tets, one array
-  // of lanes per scalar: the rows (all that Jᵀx reads), the compliance (A x), the terms of the
-  // residual h (Assemble). A shorter last group is padded with zero rows on node 0 (and a unit
-  // shear stiffness, so its residual is 0 too).
+  // per group of kTetLanes tets, one array of lanes per scalar (the only copy of the iterate's
+  // rows): the rows (all that Jᵀx reads), the compliance (A x), the terms of the residual h
+  // (Assemble), the rest data (Evaluate) and the SVD guess. A shorter last group is padded with
+  // zero rows on node 0 (and a unit shear stiffness, so its residual is 0 too).
   struct TetGroup {
     int block[4][kTetLanes];
     alignas(32) Real U[9][kTetLanes];  // U(r, c) at [3c + r]
@@ -186,7 +176,6 @@ class ElementRows {
     Real H[9][kTetLanes];              // the positive definite H [J]
     Real gradient[3][kTetLanes];       // V ∂Ψ/∂s [J]
     Real shear_k[3][kTetLanes];        // shear stiffness k = V|a| per pair [J]
-    Real damping[kTetLanes];           // β [s]
     Real stretch[3][kTetLanes];        // principal stretches s (the rotation stiffness) [-]
   };
   struct TetGroupMaterial {  // what Evaluate reads besides the positions (set by Begin)
@@ -213,6 +202,15 @@ class ElementRows {
   };
   mutable std::vector<PaddedNode> padded_nodes_[2];
   Real dt_ = 0;
+
+  /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with the rows U, B of its
+  /// lane in `group`.
+  void ScatterForces(int e, const TetGroup& group, const Real* x, std::vector<Vec3>* f) const;
+  /// Tet e's 3×3 matrix from a packed array of its group (entry (r, c) at [3c + r]).
+  static Mat3 LaneMatrix(const Real (&entries)[9][kTetLanes], int e);
+  /// C of tet e's stretch rows (symmetric) and of its shear row p [1/kg].
+  Mat3 StretchCompliance(int e) const;
+  Real ShearCompliance(int e, int p) const;
 };
 
 }  // namespace sim::nsn
