@@ -36,27 +36,6 @@ constexpr int kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
 
 const Real kInvSqrt2 = 1 / std::sqrt(2.0);
 
-// the 6 rows applied to node vectors t0..t3: with T = Uᵀ D_t B (D_t = [t1 − t0, t2 − t0,
-// t3 − t0]), stretch T_ii and shear (T_ij + T_ji)/√2; written out so the compiler keeps it in
-// registers (this and NodeForces are the inner loop of every Schur product)
-[[gnu::always_inline]] inline void RowRates(const Mat3& U, const Mat3& B, const Vec3& t0,
-                                            const Vec3& t1, const Vec3& t2, const Vec3& t3,
-                                            Real* y) {
-  const Vec3 d0 = t1 - t0, d1 = t2 - t0, d2 = t3 - t0;
-  // w_n = D_t B e_n, then T_mn = u_m · w_n
-  const auto b = [&](int r, int c) { return B(r, c); };
-  const Vec3 w0 = d0 * b(0, 0) + d1 * b(1, 0) + d2 * b(2, 0);
-  const Vec3 w1 = d0 * b(0, 1) + d1 * b(1, 1) + d2 * b(2, 1);
-  const Vec3 w2 = d0 * b(0, 2) + d1 * b(1, 2) + d2 * b(2, 2);
-  const Vec3 u0 = U.col(0), u1 = U.col(1), u2 = U.col(2);
-  y[0] = u0.dot(w0);
-  y[1] = u1.dot(w1);
-  y[2] = u2.dot(w2);
-  y[3] = kInvSqrt2 * (u0.dot(w1) + u1.dot(w0));
-  y[4] = kInvSqrt2 * (u0.dot(w2) + u2.dot(w0));
-  y[5] = kInvSqrt2 * (u1.dot(w2) + u2.dot(w1));
-}
-
 // Jᵀx of one tet: with X̂ = diag(x0, x1, x2), X̂_01 = x3/√2, X̂_02 = x4/√2, X̂_12 = x5/√2 (shear
 // terms only when `shear`), nodes 1..3 get the columns of U X̂ Bᵀ and node 0 minus their sum
 [[gnu::always_inline]] inline void NodeForces(const Mat3& U, const Mat3& B, const Real* x,
@@ -277,13 +256,14 @@ void ElementRows::ScatterForces(int e, const TetGroup& group, const Real* x,
 }
 
 
-// The Schur products (AddJt, MultiplyJ, Apply: the inner loop of every PCR iteration) for one
-// vector type V: each group of kTetLanes tets runs as kTetLanes / kLaneCount<V> parts of that many
-// lanes. On x86-64 with AVX2 and FMA (checked at run time) they run on quads, compiled for
-// x86-64-v3 by the wrappers below, so the binary stays portable; elsewhere on pairs. Measured on
-// sphere1K.msh at 6 × 20 (alternating runs against the former two-tet groups on SSE2 pairs): the
-// quads take 14 % less solve time, the pairs 3 % more; the same four-tet code compiled for SSE2
-// alone took 18 % more (its vectors of four spill registers).
+// The element kernels for one vector type V: the Schur products (AddJt, MultiplyJ, Apply: the
+// inner loop of every PCR iteration), the evaluation, the residual and the rotation stiffness.
+// Each group of kTetLanes tets runs as kTetLanes / kLaneCount<V> parts of that many lanes. On
+// x86-64 with AVX2 and FMA (checked at run time) they run on quads, compiled for x86-64-v3 by the
+// wrappers below, so the binary stays portable; elsewhere on pairs. Measured on sphere1K.msh at 6 ×
+// 20 (alternating runs against the former two-tet groups on SSE2 pairs): the quads take 14 % less
+// solve time, the pairs 3 % more; the same four-tet code compiled for SSE2 alone took 18 % more
+// (its vectors of four spill registers).
 struct ElementProducts {
   // tets of group gi in the last (shorter) group, else kTetLanes
   static int GroupLanes(const ElementRows& rows, int gi) {
@@ -303,7 +283,8 @@ struct ElementProducts {
     return padded.data()->v;
   }
 
-  // RowRates for lanes [part·W, part·W + W) of group gi: d_a = t_a − t_0 (a = 1..3),
+  // the 6 rows applied to node vectors t for lanes [part·W, part·W + W) of group gi (J t):
+  // d_a = t_a − t_0 (a = 1..3),
   // w_n = Σ_a d_a B(a, n), T_mn = u_m · w_n; stretch T_ii, shear (T_ij + T_ji)/√2
   template <class V>
   [[gnu::always_inline]] static void Rates(const ElementRows& rows, int gi, int part, const Real* t,
