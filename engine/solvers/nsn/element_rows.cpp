@@ -141,64 +141,61 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
   dt_ = dt;
   shear_rows_ = shear_rows;
   const int tets = model.tet_count();
-  material_.clear();
-  damping_.clear();
-  block_.resize(tets);
-  body_.resize(tets);
-  rest_inverse_.resize(tets);
-  volume_.resize(tets);
-  activation_.resize(tets);
-  int t = 0;
-  for (int s = 0; s < static_cast<int>(model.soft_bodies.size()); ++s) {
-    const SoftBody& body = model.soft_bodies[s];
-    material_.push_back(SoftBodyMaterial(body));
-    damping_.push_back(body.damping);
-    const Real scale = ActivationScale(body, time);
-    for (int e = 0; e < body.tet_count(); ++e, ++t) {
-      for (int k = 0; k < 4; ++k) block_[t][k] = body_count + body.tets[e][k];
-      body_[t] = s;
-      const TetRest rest = GrownTetRest(body, e, scale);  // the activation growth, if any
-      rest_inverse_[t] = rest.inverse;
-      volume_[t] = rest.volume;
-      activation_[t] = body.tet_activation.empty() ? 0 : scale * body.tet_activation[e];
-    }
-  }
-  // the packed groups' static part: node blocks and rest data per lane (a shorter last group's
-  // padding lanes: the last tet's rest data, so the lanes of Evaluate stay finite, on the first
-  // tet's nodes)
   const int groups = (tets + kTetLanes - 1) / kTetLanes;
+  block_.resize(tets);
   groups_.resize(groups);
+  group_frame_.resize(groups);
   group_compliance_.resize(groups);
   group_residual_.resize(groups);
   group_material_.resize(groups);
-  for (int slot = 0; slot < groups * kTetLanes; ++slot) {
-    const int e = std::min(slot, tets - 1);
+  // lane `slot` of the packed groups: a tet's node blocks, rest data and material, and its SVD
+  // guess and rows at the rest frame (V = U = I, B = D_m⁻¹)
+  const auto pack = [&](int slot, const std::array<int, 4>& blocks, const TetRest& rest,
+                        const FemMaterialParameters& material, Real activation, Real damping) {
     const int l = slot % kTetLanes;
-    const FemMaterialParameters& material = material_[body_[e]];
+    TetGroup& g = groups_[slot / kTetLanes];
     TetGroupMaterial& m = group_material_[slot / kTetLanes];
-    for (int a = 0; a < 4; ++a)
-      groups_[slot / kTetLanes].block[a][l] = block_[slot < tets ? e : 0][a];
-    for (int i = 0; i < 9; ++i) m.rest_inverse[i][l] = rest_inverse_[e](i % 3, i / 3);
-    m.volume[l] = volume_[e];
-    m.activation[l] = activation_[e];
-    m.damping[l] = damping_[body_[e]];
+    for (int a = 0; a < 4; ++a) g.block[a][l] = blocks[a];
+    for (int i = 0; i < 9; ++i) {
+      m.rest_inverse[i][l] = g.B[i][l] = rest.inverse(i % 3, i / 3);
+      group_frame_[slot / kTetLanes].V[i][l] = g.U[i][l] = i % 4 == 0 ? 1 : 0;
+    }
+    m.volume[l] = rest.volume;
+    m.activation[l] = activation;
+    m.damping[l] = damping;
     m.mu[l] = material.mu;
     m.lambda[l] = material.lambda;
     m.c1[l] = material.c1;
     m.d1[l] = material.d1;
     m.alpha[l] = material.alpha;
     m.corotational[l] = material.model == FemMaterialModel::kLinearCorotational ? 1 : 0;
+  };
+  int t = 0;
+  for (const SoftBody& body : model.soft_bodies) {
+    const FemMaterialParameters material = SoftBodyMaterial(body);
+    const Real scale = ActivationScale(body, time);
+    for (int e = 0; e < body.tet_count(); ++e, ++t) {
+      for (int k = 0; k < 4; ++k) block_[t][k] = body_count + body.tets[e][k];
+      const Real activation = body.tet_activation.empty() ? 0 : scale * body.tet_activation[e];
+      // the rest shape with the activation growth, if any
+      pack(t, block_[t], GrownTetRest(body, e, scale), material, activation, body.damping);
+    }
   }
-  // the SVD guesses and the rows (those the secant keeps too) start at the rest frame
-  group_frame_.resize(groups);
-  for (int slot = 0; slot < groups * kTetLanes; ++slot) {
+  // the padding lanes of a shorter last group: copies of the group's first tet, so the lanes of
+  // Evaluate stay finite (Evaluate clears their rows)
+  for (int slot = tets; slot < groups * kTetLanes; ++slot) {
     const int l = slot % kTetLanes;
-    const TetGroupMaterial& m = group_material_[slot / kTetLanes];
-    TetGroup& g = groups_[slot / kTetLanes];
+    TetGroup& g = groups_.back();
+    TetGroupMaterial& m = group_material_.back();
+    TetGroupFrame& frame = group_frame_.back();
+    for (int a = 0; a < 4; ++a) g.block[a][l] = g.block[a][0];
     for (int i = 0; i < 9; ++i) {
-      const Real identity = i % 4 == 0 ? 1 : 0;
-      group_frame_[slot / kTetLanes].V[i][l] = g.U[i][l] = identity;
-      g.B[i][l] = m.rest_inverse[i][l];
+      m.rest_inverse[i][l] = g.B[i][l] = m.rest_inverse[i][0];
+      frame.V[i][l] = g.U[i][l] = g.U[i][0];
+    }
+    for (Real* lanes :
+         {m.volume, m.activation, m.damping, m.mu, m.lambda, m.c1, m.d1, m.alpha, m.corotational}) {
+      lanes[l] = lanes[0];
     }
   }
   groups_prev_ = groups_;
@@ -274,6 +271,12 @@ struct ElementProducts {
   static Real* PaddedZeros(const ElementRows& rows, int slot, std::size_t blocks) {
     rows.padded_nodes_[slot].assign(blocks, ElementRows::PaddedNode{});
     return rows.padded_nodes_[slot].data()->v;
+  }
+  // out[block] += the padded node vectors `padded` (the scratch a quad kernel summed into)
+  static void AddPadded(const Real* padded, std::vector<Vec3>* out) {
+    for (std::size_t b = 0; b < out->size(); ++b) {
+      (*out)[b] += Vec3(padded[4 * b], padded[4 * b + 1], padded[4 * b + 2]);
+    }
   }
   // the block vectors t as padded node vectors in scratch slot `slot`
   static const Real* PadNodes(const ElementRows& rows, int slot, const std::vector<Vec3>& t) {
@@ -565,8 +568,8 @@ struct ElementProducts {
   // (CalcSvd3 semantics, svd3_lanes.h), then the rows' energy derivatives, filtered Hessians,
   // compliance and shear stiffness (fem_material_lanes.h; the scalar CalcProjectedCompliance for
   // a lane whose Hessian needs its eigenvalues filtered), stored into the packed groups, the only
-  // copy of the rows. The padding lanes of a shorter last group evaluate the last tet's rest
-  // data on the first tet's nodes (finite), and ElementRows::Evaluate clears their rows. Measured
+  // copy of the rows. The padding lanes of a shorter last group evaluate copies of the group's
+  // first tet (finite), and their rows are cleared at the end. Measured
   // on sphere1K.msh at 6 × 20 (alternating runs): the SVDs side by side took assembly 21.4-22.1
   // ms → 15.0-15.5 on quads (17.8-18.5 on pairs); the materials and the packing side by side,
   // 11.95 → 9.4-9.8 ms; F and the guesses in lanes without per-tet copies, 9.1-10.5 → 7.5-8.05
@@ -674,6 +677,19 @@ struct ElementProducts {
       for (int i = 0; i < 3; ++i) store(h.stretch[i], sigma[i]);
       for (int i = 0; i < 9; ++i) store(frame.V[i], Vm.m[i % 3][i / 3]);
     }
+    // padding lanes of a shorter last group: zero rows, compliance and residual terms (on a valid
+    // node, set by Begin), and a unit shear stiffness (Assemble divides by it)
+    for (int l = tets % kTetLanes; l > 0 && l < kTetLanes; ++l) {
+      ElementRows::TetGroup& g = rows.groups_.back();
+      ElementRows::TetGroupCompliance& c = rows.group_compliance_.back();
+      ElementRows::TetGroupResidual& h = rows.group_residual_.back();
+      for (int i = 0; i < 9; ++i) g.U[i][l] = g.B[i][l] = h.E[i][l] = h.H[i][l] = 0;
+      for (int i = 0; i < 6; ++i) c.stretch[i][l] = 0;
+      for (int p = 0; p < 3; ++p) {
+        c.shear[p][l] = h.gradient[p][l] = h.stretch[p][l] = 0;
+        h.shear_k[p][l] = 1;
+      }
+    }
   }
 };
 
@@ -693,9 +709,7 @@ bool CpuHasQuads() {
                                                   std::vector<Vec3>* lin) {
   Real* padded = ElementProducts::PaddedZeros(rows, 0, lin->size());
   ElementProducts::AddJt<Quad>(rows, x, padded);
-  for (std::size_t b = 0; b < lin->size(); ++b) {
-    (*lin)[b] += Vec3(padded[4 * b], padded[4 * b + 1], padded[4 * b + 2]);
-  }
+  ElementProducts::AddPadded(padded, lin);
 }
 [[gnu::target("arch=x86-64-v3")]] void MultiplyJQuads(const ElementRows& rows,
                                                       const std::vector<Vec3>& t, Real* y) {
@@ -706,9 +720,7 @@ bool CpuHasQuads() {
                                                               std::vector<Vec3>* c) {
   Real* padded = ElementProducts::PaddedZeros(rows, 0, c->size());
   ElementProducts::RotationStiffness<Quad>(rows, lambda, dt, padded);
-  for (std::size_t b = 0; b < c->size(); ++b) {
-    (*c)[b] += Vec3(padded[4 * b], padded[4 * b + 1], padded[4 * b + 2]);
-  }
+  ElementProducts::AddPadded(padded, c);
 }
 [[gnu::target("arch=x86-64-v3")]] void EvaluateQuads(ElementRows& rows, const std::vector<Vec3>& x,
                                                      FemComplianceMode mode) {
@@ -742,27 +754,9 @@ void ElementRows::Evaluate(const std::vector<Vec3>& x, FemComplianceMode mode) {
   // derivatives, filtered Hessians and compliance (eq. (98)-(100)), kTetLanes or two tets at a
   // time into the packed groups (ElementProducts::Evaluate)
 #if SIM_ELEMENT_QUADS
-  if (CpuHasQuads()) {
-    EvaluateQuads(*this, x, mode);
-  } else {
-    ElementProducts::Evaluate<Pair>(*this, x.data()->data(), mode);
-  }
-#else
-  ElementProducts::Evaluate<Pair>(*this, x.data()->data(), mode);
+  if (CpuHasQuads()) return EvaluateQuads(*this, x, mode);
 #endif
-  // padding lanes of a shorter last group: zero rows, compliance and residual terms (on a valid
-  // node, set by Begin), and a unit shear stiffness (Assemble divides by it)
-  for (int l = tet_count() % kTetLanes; l > 0 && l < kTetLanes; ++l) {
-    TetGroup& g = groups_.back();
-    TetGroupCompliance& c = group_compliance_.back();
-    TetGroupResidual& h = group_residual_.back();
-    for (int i = 0; i < 9; ++i) g.U[i][l] = g.B[i][l] = h.E[i][l] = h.H[i][l] = 0;
-    for (int i = 0; i < 6; ++i) c.stretch[i][l] = 0;
-    for (int p = 0; p < 3; ++p) {
-      c.shear[p][l] = h.gradient[p][l] = h.stretch[p][l] = 0;
-      h.shear_k[p][l] = 1;
-    }
-  }
+  ElementProducts::Evaluate<Pair>(*this, x.data()->data(), mode);
 }
 
 

@@ -148,20 +148,13 @@ class ElementRows {
   /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
   std::array<Vec3, 4> RowCoefficients(int e, int r) const;
 
-  // per body
-  std::vector<FemMaterialParameters> material_;
-  std::vector<Real> damping_;  // β [s]
   bool shear_rows_ = true;
-  // per tet: static data
-  std::vector<std::array<int, 4>> block_;
-  std::vector<int> body_;
-  std::vector<Mat3> rest_inverse_;  // D_m⁻¹ G⁻¹ (G the activation growth) [1/m]
-  std::vector<Real> volume_;        // V_e [m³]
-  std::vector<Real> activation_;    // p [Pa] at the step's end
+  std::vector<std::array<int, 4>> block_;  // per tet: its node blocks (the scalar paths)
   // per group of kTetLanes tets, one array of lanes per scalar (the only copy of the iterate's
   // rows): the rows (all that Jᵀx reads), the compliance (A x), the terms of the residual h
   // (Assemble), the rest data (Evaluate) and the SVD guess. A shorter last group is padded with
-  // zero rows on node 0 (and a unit shear stiffness, so its residual is 0 too).
+  // copies of its first tet whose rows are zero (and whose shear stiffness is 1, so their
+  // residual is 0 too).
   struct TetGroup {
     int block[4][kTetLanes];
     alignas(32) Real U[9][kTetLanes];  // U(r, c) at [3c + r]
