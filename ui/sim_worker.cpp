@@ -23,7 +23,7 @@
 #include <tbb/task_arena.h>
 
 #include "engine/collision/raycast.h"
-#include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/step/pipeline.h"
 #include "ui/frame_compose.h"
 
@@ -632,7 +632,7 @@ void SimWorker::Publish() {
       const int parent = model.joint_parent[j];
       const Pose X_WP = parent == kWorldBody ? Pose{} : state.body_X_WB[parent];
       out.joint_positions[j] =
-          nsn::JointCoordinate(model, j, X_WP, state.body_X_WB[model.joint_child[j]]);
+          JointCoordinate(model, j, X_WP, state.body_X_WB[model.joint_child[j]]);
     }
     out.joint_targets = lane.simulation->control().joint_target_position;
   }

@@ -138,8 +138,8 @@ inline constexpr int kStepStatusBits = 6;
 
 /// What the panels need of one lane.
 struct LaneSnapshot {
-  std::string label;        ///< solver name or the --compare entry
-  SolverSettings settings;  ///< in effect
+  std::string label;       ///< solver name or the --compare entry
+  SolverOptions settings;  ///< in effect
   std::shared_ptr<const Model> model;
   StepReport report;                  ///< the last step's
   std::vector<StepSample> history;    ///< the last kHistoryLength steps, oldest first

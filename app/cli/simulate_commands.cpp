@@ -128,7 +128,7 @@ std::optional<std::vector<io::SolverConfig>> ParseConfigsOrReport(const std::str
 
 void PrintRunSummary(const std::string& scene, const io::RunResult& run) {
   const io::StepLog& log = run.log;
-  const SolverSettings& s = run.model->options.solver;
+  const SolverOptions& s = run.model->options.solver;
   std::printf("%s: %s (%s), %d steps of %.6g s, t = %.6g s\n", scene.c_str(), run.label.c_str(),
               run.backend.c_str(), log.steps, s.dt, run.final_state.time);
   std::printf("  step ms: median %.4f, p95 %.4f (collision %.4f, assembly %.4f, solve %.4f)\n",
@@ -327,11 +327,17 @@ int RunBench(const BenchOptions& options) {
       if (!finite) exit_code = kExitInputError;
 
       // one row
-      const SolverSettings& s = simulation->model().options.solver;
+      // outer x inner iterations of the last step (Newton x linear, or PGS sweeps alone)
+      const StepReport& last = simulation->report();
       const char* status = finite ? "ok" : "FAILED";
       char iterations[32];
-      std::snprintf(iterations, sizeof(iterations), "%dx%d", s.newton_iterations,
-                    s.linear_iterations);
+      const int outer = std::max(1, last.newton_iterations);
+      if (last.linear_iterations > 0) {
+        std::snprintf(iterations, sizeof(iterations), "%dx%d", last.newton_iterations,
+                      last.linear_iterations / outer);
+      } else {
+        std::snprintf(iterations, sizeof(iterations), "%d", last.newton_iterations);
+      }
       std::printf("%-*s  %-*s %10s %9.0f %10.4f %10.4f %10.4f %13.4f %12.4f %10.4f  %s\n",
                   scene_width, path.c_str(), label_width, label.c_str(), iterations,
                   io::Median(log.contacts), io::Median(log.step_ms),
@@ -341,11 +347,11 @@ int RunBench(const BenchOptions& options) {
       std::fflush(stdout);
       char numbers[512];
       std::snprintf(numbers, sizeof(numbers), "%d,%d,%d,%d,%d,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s",
-                    threads, options.steps, options.repeat, s.newton_iterations,
-                    s.linear_iterations, io::Median(log.contacts), io::Minimum(log.step_ms),
-                    io::Median(log.step_ms), io::Percentile(log.step_ms, 95),
-                    io::Median(log.collision_ms), io::Median(log.assembly_ms),
-                    io::Median(log.solve_ms), status);
+                    threads, options.steps, options.repeat, last.newton_iterations,
+                    last.linear_iterations / outer, io::Median(log.contacts),
+                    io::Minimum(log.step_ms), io::Median(log.step_ms),
+                    io::Percentile(log.step_ms, 95), io::Median(log.collision_ms),
+                    io::Median(log.assembly_ms), io::Median(log.solve_ms), status);
       csv += io::CsvField(path) + "," + io::CsvField(label) + "," + backend + "," + numbers + "\n";
     }
   }

@@ -1,9 +1,9 @@
-#include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/dynamics/constraint_rows.h"
 
 #include <cmath>
 #include <numbers>
 
-namespace sim::nsn {
+namespace sim {
 
 namespace {
 
@@ -269,4 +269,4 @@ void FillContactRow(const Vec3& direction, const ContactRowSide& a, const Contac
   for (; end < kMaxRowEnds; ++end) row->end[end].block = -1;
 }
 
-}  // namespace sim::nsn
+}  // namespace sim

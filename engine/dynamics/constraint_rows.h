@@ -29,7 +29,7 @@
 #include "engine/model/model.h"
 #include "engine/state/contacts.h"
 
-namespace sim::nsn {
+namespace sim {
 
 /// The coefficients of one row on one DOF block (a body or a particle). For particles `ang` is
 /// unused. `block` < 0 means the static world (no coefficients).
@@ -125,4 +125,4 @@ inline Real RowDot(const Row& row, const Vec3* lin, const Vec3* ang) {
   return value;
 }
 
-}  // namespace sim::nsn
+}  // namespace sim

@@ -37,6 +37,10 @@
 
 namespace sim {
 
+/// How an element's principal-stretch Hessian is made positive definite before it is inverted
+/// into the compliance E (digest §2.7).
+enum class FemComplianceMode { kProjected = 0, kDiagonal };
+
 /// Constants of one material, from Young's modulus and Poisson's ratio.
 struct FemMaterialParameters {
   FemMaterialModel model = FemMaterialModel::kStableNeoHookean;

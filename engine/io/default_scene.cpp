@@ -4,7 +4,6 @@
 #include "engine/io/default_scene.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -15,6 +14,7 @@
 #include "engine/geometry/isosurface.h"
 #include "engine/geometry/visual_mesh.h"
 #include "engine/io/mesh_cache.h"
+#include "engine/io/text_util.h"
 #include "engine/io/urdf_loader.h"
 
 namespace sim::io {
@@ -23,12 +23,6 @@ namespace {
 
 constexpr Real kGravity = 9.81;
 constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
-
-std::string LowerExtension(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext;
-}
 
 // `text` as a JSON string literal
 std::string JsonString(const std::string& text) {

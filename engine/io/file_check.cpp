@@ -3,7 +3,6 @@
 #include "engine/io/file_check.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,19 +17,12 @@
 #include "engine/io/mesh_loader.h"
 #include "engine/io/scene_file.h"
 #include "engine/io/tet_mesh_loader.h"
+#include "engine/io/text_util.h"
 #include "engine/io/urdf_loader.h"
 
 namespace sim::io {
 
 namespace {
-
-std::string LowerExtension(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
-}
-
 
 // URDF through the located loader, then converted as a scene would (meshes loaded, hulls built):
 // robot name, links, joints by type, mass, resolved meshes, bodies, shapes and visuals

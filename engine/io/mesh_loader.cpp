@@ -9,6 +9,8 @@
 #include <assimp/scene.h>
 #include <assimp/Importer.hpp>
 
+#include "engine/io/text_util.h"
+
 namespace sim::io {
 namespace {
 
@@ -17,11 +19,7 @@ namespace {
 // file therefore comes out exactly as authored.
 Vec3 YUpToZUp(const aiVector3D& v) { return Vec3(v.x, -v.z, v.y); }
 
-bool IsCollada(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext == ".dae";
-}
+bool IsCollada(const std::string& path) { return LowerExtension(path) == ".dae"; }
 
 }  // namespace
 

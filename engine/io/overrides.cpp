@@ -1,5 +1,7 @@
 #include "engine/io/overrides.h"
 
+#include "engine/io/text_util.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -11,18 +13,8 @@ namespace sim::io {
 namespace {
 
 constexpr Real kInf = std::numeric_limits<Real>::infinity();
-// the scene loader's bounds: a dt beyond 0.1 s is never meant for contact-rich simulation, and
-// gravity components beyond 1e4 m/s² are typos
-constexpr Real kMaxDt = 0.1;
+// gravity components beyond 1e4 m/s² are typos (the scene loader's bound)
 constexpr Real kMaxGravity = 1e4;
-// iteration budgets above this are typos, not experiments (the paper uses 4-8 and 10-80)
-constexpr int kMaxIterations = 1000000;
-
-std::string Join(const std::vector<std::string>& items, const char* separator = ", ") {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
-}
 
 
 std::string Trim(const std::string& text) {
@@ -46,7 +38,7 @@ std::vector<std::string> Split(const std::string& text, char separator) {
 
 
 // a whole-string finite number (strtod accepts the forms users type: 1e-3, .5, 2)
-bool ParseReal(const std::string& text, Real* out) {
+bool ParseFiniteReal(const std::string& text, Real* out) {
   const std::string trimmed = Trim(text);
   if (trimmed.empty()) return false;
   char* end = nullptr;
@@ -60,130 +52,11 @@ bool ParseReal(const std::string& text, Real* out) {
 // a number in (lo, hi] when lo_open, else [lo, hi]
 bool ParseRealIn(const std::string& text, Real lo, bool lo_open, Real hi, Real* out) {
   Real value = 0;
-  if (!ParseReal(text, &value)) return false;
+  if (!ParseFiniteReal(text, &value)) return false;
   if (lo_open ? value <= lo : value < lo) return false;
   if (value > hi) return false;
   *out = value;
   return true;
-}
-
-
-bool ParsePositiveInt(const std::string& text, int* out) {
-  const std::string trimmed = Trim(text);
-  int value = 0;
-  const auto [end, error] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
-  if (error != std::errc() || end != trimmed.data() + trimmed.size()) return false;
-  if (value < 1 || value > kMaxIterations) return false;
-  *out = value;
-  return true;
-}
-
-
-bool ParseBool(const std::string& text, bool* out) {
-  const std::string trimmed = Trim(text);
-  if (trimmed == "true" || trimmed == "1") {
-    *out = true;
-  } else if (trimmed == "false" || trimmed == "0") {
-    *out = false;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-
-// the enum value whose name is `text`, using the model's own name function
-template <typename Enum, std::size_t N>
-bool ParseChoice(const std::string& text, const Enum (&values)[N], const char* (*name)(Enum),
-                 Enum* out) {
-  for (Enum value : values) {
-    if (Trim(text) == name(value)) {
-      *out = value;
-      return true;
-    }
-  }
-  return false;
-}
-
-
-template <typename Enum, std::size_t N>
-std::string ChoiceList(const Enum (&values)[N], const char* (*name)(Enum)) {
-  std::vector<std::string> names;
-  for (Enum value : values) names.push_back(name(value));
-  return Join(names);
-}
-
-
-constexpr LinearSolverKind kLinearSolvers[] = {
-    LinearSolverKind::kPcr, LinearSolverKind::kPcg, LinearSolverKind::kJacobi,
-    LinearSolverKind::kGaussSeidel, LinearSolverKind::kDirect};
-constexpr NcpFunction kNcpFunctions[] = {NcpFunction::kFischerBurmeister, NcpFunction::kMinMap};
-constexpr ComplementarityScaling kScalings[] = {ComplementarityScaling::kEffectiveMass,
-                                                ComplementarityScaling::kIdentity,
-                                                ComplementarityScaling::kTimeStepSquared};
-constexpr FemComplianceMode kComplianceModes[] = {FemComplianceMode::kProjected,
-                                                  FemComplianceMode::kDiagonal};
-constexpr FemPreconditioner kFemPreconditioners[] = {FemPreconditioner::kJacobi,
-                                                     FemPreconditioner::kWoodbury};
-
-
-// solver.<field>: returns false with `*expected` set when the value is bad, and sets nothing
-// when `field` is unknown (then `*known` is false)
-bool ApplySolverField(const std::string& field, const std::string& value, SolverSettings* s,
-                      bool* known, std::string* expected) {
-  *known = true;
-  if (field == "dt") {
-    *expected = "a time step in (0, 0.1] s";
-    return ParseRealIn(value, 0, true, kMaxDt, &s->dt);
-  }
-  if (field == "newton_iterations" || field == "linear_iterations") {
-    *expected = "a positive integer";
-    return ParsePositiveInt(
-        value, field == "newton_iterations" ? &s->newton_iterations : &s->linear_iterations);
-  }
-  if (field == "linear_solver") {
-    *expected = "one of " + ChoiceList(kLinearSolvers, LinearSolverName);
-    return ParseChoice(value, kLinearSolvers, LinearSolverName, &s->linear_solver);
-  }
-  if (field == "ncp") {
-    *expected = "one of " + ChoiceList(kNcpFunctions, NcpFunctionName);
-    return ParseChoice(value, kNcpFunctions, NcpFunctionName, &s->ncp);
-  }
-  if (field == "preconditioner") {
-    *expected = "one of " + ChoiceList(kScalings, ScalingName);
-    return ParseChoice(value, kScalings, ScalingName, &s->preconditioner);
-  }
-  if (field == "damping") {
-    *expected = "a step fraction in (0, 1]";
-    return ParseRealIn(value, 0, true, 1, &s->damping);
-  }
-  if (field == "line_search" || field == "geometric_stiffness" || field == "warm_start" ||
-      field == "fem_shear_rows") {
-    *expected = "one of true, false, 1, 0";
-    bool* target = field == "line_search"           ? &s->line_search
-                   : field == "geometric_stiffness" ? &s->geometric_stiffness
-                   : field == "fem_shear_rows"      ? &s->fem_shear_rows
-                                                    : &s->warm_start;
-    return ParseBool(value, target);
-  }
-  if (field == "regularization") {
-    *expected = "a number >= 0 (1/kg)";
-    return ParseRealIn(value, 0, false, kInf, &s->regularization);
-  }
-  if (field == "contact_margin") {
-    *expected = "a distance >= 0 m";
-    return ParseRealIn(value, 0, false, kInf, &s->contact_margin);
-  }
-  if (field == "fem_compliance") {
-    *expected = "one of " + ChoiceList(kComplianceModes, FemComplianceModeName);
-    return ParseChoice(value, kComplianceModes, FemComplianceModeName, &s->fem_compliance);
-  }
-  if (field == "fem_preconditioner") {
-    *expected = "one of " + ChoiceList(kFemPreconditioners, FemPreconditionerName);
-    return ParseChoice(value, kFemPreconditioners, FemPreconditionerName, &s->fem_preconditioner);
-  }
-  *known = false;
-  return false;
 }
 
 
@@ -202,26 +75,15 @@ bool ParseGravity(const std::string& value, Vec3* out) {
 }  // namespace
 
 
-const std::vector<std::string>& OverridePaths() {
-  static const std::vector<std::string> kPaths = {"solver.dt",
-                                                  "solver.newton_iterations",
-                                                  "solver.linear_iterations",
-                                                  "solver.linear_solver",
-                                                  "solver.ncp",
-                                                  "solver.preconditioner",
-                                                  "solver.damping",
-                                                  "solver.line_search",
-                                                  "solver.regularization",
-                                                  "solver.geometric_stiffness",
-                                                  "solver.contact_margin",
-                                                  "solver.warm_start",
-                                                  "solver.fem_compliance",
-                                                  "solver.fem_shear_rows",
-                                                  "solver.fem_preconditioner",
-                                                  "gravity",
-                                                  "materials.<name>.friction",
-                                                  "materials.<name>.density"};
-  return kPaths;
+std::vector<std::string> OverridePaths(const Model& model) {
+  std::vector<std::string> paths;
+  for (const std::string& setting : SettingPaths(model.options.solver)) {
+    paths.push_back("solver." + setting);
+  }
+  for (const char* path : {"gravity", "materials.<name>.friction", "materials.<name>.density"}) {
+    paths.emplace_back(path);
+  }
+  return paths;
 }
 
 
@@ -230,7 +92,7 @@ Diagnostics ApplyOverride(const std::string& assignment, Model* model) {
   if (equals == std::string::npos) {
     Diagnostics diagnostics;
     diagnostics.Error("--set " + assignment, 0, "",
-                      "expected PATH=VALUE, with PATH one of: " + Join(OverridePaths()));
+                      "expected PATH=VALUE, with PATH one of: " + Join(OverridePaths(*model)));
     return diagnostics;
   }
   return ApplyOverride(Trim(assignment.substr(0, equals)), assignment.substr(equals + 1),
@@ -245,18 +107,21 @@ Diagnostics ApplyOverride(const std::string& path, const std::string& value,
     diagnostics.Error(source, 0, "", path + " '" + value + "' is not valid: expected " + expected);
   };
 
-  // solver.<field>: validated on a copy so that a bad value changes nothing
+  // solver.<setting>: validated against its descriptor (solver_options.h); a bad value changes
+  // nothing
   if (path.starts_with("solver.")) {
-    SolverSettings settings = model->options.solver;
-    bool known = false;
     std::string expected;
-    if (ApplySolverField(path.substr(7), value, &settings, &known, &expected)) {
-      model->options.solver = settings;
-    } else if (known) {
-      bad_value(expected);
-    } else {
-      diagnostics.Error(source, 0, "",
-                        "unknown path '" + path + "' (supported: " + Join(OverridePaths()) + ")");
+    switch (SetSettingText(path.substr(7), value, &model->options.solver, &expected)) {
+      case SettingUpdate::kApplied:
+        break;
+      case SettingUpdate::kBadValue:
+        bad_value(expected);
+        break;
+      case SettingUpdate::kUnknownPath:
+        diagnostics.Error(
+            source, 0, "",
+            "unknown path '" + path + "' (supported: " + Join(OverridePaths(*model)) + ")");
+        break;
     }
     return diagnostics;
   }
@@ -305,7 +170,7 @@ Diagnostics ApplyOverride(const std::string& path, const std::string& value,
   }
 
   diagnostics.Error(source, 0, "",
-                    "unknown path '" + path + "' (supported: " + Join(OverridePaths()) + ")");
+                    "unknown path '" + path + "' (supported: " + Join(OverridePaths(*model)) + ")");
   return diagnostics;
 }
 
@@ -349,13 +214,14 @@ Expected<std::vector<SolverConfig>> ParseSolverConfigs(const std::string& list) 
 
 Diagnostics ApplySolverConfig(const SolverConfig& config, Model* model) {
   Diagnostics diagnostics;
+  // the name first: the settings that follow are the named solver's
+  if (!config.solver.empty()) model->options.solver.name = config.solver;
   for (const std::string& assignment : config.overrides) {
     const std::size_t equals = assignment.find('=');
     diagnostics.Append(ApplyOverride(Trim(assignment.substr(0, equals)),
                                      assignment.substr(equals + 1), "--solvers " + config.label,
                                      model));
   }
-  if (!config.solver.empty()) model->options.solver.name = config.solver;
   return diagnostics;
 }
 

@@ -15,17 +15,14 @@
 
 namespace sim::io {
 
-/// The paths ApplyOverride knows, in the order help texts list them.
-const std::vector<std::string>& OverridePaths();
+/// The paths ApplyOverride knows for `model`, in the order help texts list them: every solver
+/// setting of the step and the running solver, "solver.<solver>.<setting>" for the others
+/// (engine/solvers/solver_options.h), gravity and material friction.
+std::vector<std::string> OverridePaths(const Model& model);
 
 /// Applies one `PATH=VALUE` assignment to `*model` (a copy: the scene's Model is shared read-only).
-/// Supported paths and values:
-///   solver.dt (0, 0.1] s; solver.newton_iterations, solver.linear_iterations positive integers;
-///   solver.linear_solver pcr|pcg|jacobi|gs|direct; solver.ncp fb|min;
-///   solver.preconditioner effective_mass|identity|dt2; solver.damping (0, 1];
-///   solver.line_search, solver.geometric_stiffness, solver.warm_start true|false|1|0;
-///   solver.regularization ≥ 0; solver.contact_margin ≥ 0 m; gravity x,y,z m/s²;
-///   materials.<name>.friction ≥ 0.
+/// Supported paths: solver.name, solver.<setting> with the range of its descriptor (the same
+/// tables as the scene reader), gravity x,y,z m/s², materials.<name>.friction ≥ 0.
 /// Returns errors (source `--set PATH=VALUE`, line 0) naming the bad value and the valid choices
 /// or range; `*model` is left unchanged on error.
 Diagnostics ApplyOverride(const std::string& assignment, Model* model);

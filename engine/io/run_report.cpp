@@ -66,40 +66,38 @@ std::string HexHash(std::uint64_t hash) {
 }
 
 
-void WriteSettings(const SolverSettings& s, JsonOut* out) {
+// one setting as its descriptor's type: a number, an integer, a bool or a choice name
+void WriteSetting(const SettingDescriptor& d, double value, JsonOut* out) {
+  out->Key(std::string(d.name));
+  switch (d.kind) {
+    case SettingKind::kReal:
+      out->Number(value);
+      break;
+    case SettingKind::kInt:
+      out->Int(static_cast<std::int64_t>(value));
+      break;
+    case SettingKind::kBool:
+      out->Bool(value != 0);
+      break;
+    case SettingKind::kChoice:
+      out->String(SettingText(d, value));
+      break;
+  }
+}
+
+
+// the running solver's name, the step's settings and the solver's own, from their tables
+void WriteSettings(const SolverOptions& options, JsonOut* out) {
   out->StartObject();
   out->Key("name");
-  out->String(s.name);
-  out->Key("dt");
-  out->Number(s.dt);
-  out->Key("newton_iterations");
-  out->Int(s.newton_iterations);
-  out->Key("linear_iterations");
-  out->Int(s.linear_iterations);
-  out->Key("linear_solver");
-  out->String(LinearSolverName(s.linear_solver));
-  out->Key("ncp");
-  out->String(NcpFunctionName(s.ncp));
-  out->Key("preconditioner");
-  out->String(ScalingName(s.preconditioner));
-  out->Key("damping");
-  out->Number(s.damping);
-  out->Key("line_search");
-  out->Bool(s.line_search);
-  out->Key("regularization");
-  out->Number(s.regularization);
-  out->Key("geometric_stiffness");
-  out->Bool(s.geometric_stiffness);
-  out->Key("fem_compliance");
-  out->String(FemComplianceModeName(s.fem_compliance));
-  out->Key("fem_shear_rows");
-  out->Bool(s.fem_shear_rows);
-  out->Key("fem_preconditioner");
-  out->String(FemPreconditionerName(s.fem_preconditioner));
-  out->Key("warm_start");
-  out->Bool(s.warm_start);
-  out->Key("contact_margin");
-  out->Number(s.contact_margin);
+  out->String(options.name);
+  const SettingsTable& step = StepSettingsTable();
+  for (int i = 0; i < static_cast<int>(step.size()); ++i) {
+    WriteSetting(step[i], StepSettingValue(options, i), out);
+  }
+  if (const SettingValues* values = options.Find(options.name)) {
+    for (int i = 0; i < values->size(); ++i) WriteSetting(values->table()[i], (*values)[i], out);
+  }
   out->EndObject();
 }
 
@@ -215,7 +213,7 @@ void WriteProbes(const Model& model, const ProbeLog& log, JsonOut* out) {
 void WriteRunSections(const RunResult& run, JsonOut* out) {
   const Model& model = *run.model;
   const StepLog& log = run.log;
-  const SolverSettings& settings = model.options.solver;
+  const SolverOptions& settings = model.options.solver;
 
   // what ran
   out->Key("label");

@@ -13,6 +13,7 @@
 #include "engine/io/json_document.h"
 #include "engine/io/scene_reader.h"
 #include "engine/io/text_file.h"
+#include "engine/solvers/solver_registry.h"
 
 namespace sim::io {
 
@@ -59,64 +60,104 @@ bool ReadColor(SceneReader& reader, const JsonValue& object, std::array<float, 3
 }
 
 
-// solver: {name, dt, Newton and linear-solver settings}; ranges are those the NSN solver is
-// meant for (digest nsn-and-friction.md §13)
-void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverSettings* settings) {
-  const std::string what = "solver";
-  reader.CheckKeys(
-      solver,
-      {"name", "dt", "newton_iterations", "linear_iterations", "linear_solver", "ncp",
-       "preconditioner", "damping", "line_search", "regularization", "geometric_stiffness",
-       "contact_margin", "warm_start", "fem_compliance", "fem_shear_rows", "fem_preconditioner"},
-      "'solver'");
-  reader.ReadString(solver, "name", &settings->name, what);
-  static const std::set<std::string> kSolvers = {"nsn", "pgs",  "primal", "dual",
-                                                 "add", "pbti", "lcp"};
-  if (!kSolvers.contains(settings->name)) {
-    reader.Error(*solver.Find("name"), "unknown solver '" + settings->name +
-                                           "' (expected one of: nsn, pgs, primal, dual, "
-                                           "add, pbti, lcp)");
+// one setting as its descriptor says: a number or integer in its range, a bool, a choice name
+void ReadSetting(SceneReader& reader, const JsonValue& value, const SettingDescriptor& descriptor,
+                 const std::string& what, double* out) {
+  double parsed = 0;
+  bool typed = false;
+  if (descriptor.kind == SettingKind::kBool) {
+    typed = value.is_bool();
+    parsed = value.bool_value() ? 1 : 0;
+  } else if (descriptor.kind == SettingKind::kChoice) {
+    typed = value.is_string() && ParseSetting(descriptor, value.string(), &parsed);
+  } else {
+    typed = value.is_number();
+    parsed = value.number();
   }
-  // a time step beyond 0.1 s is never meant for contact-rich simulation
-  reader.ReadNumber(solver, "dt", &settings->dt, 1e-6, 0.1, what);
-  reader.ReadInt(solver, "newton_iterations", &settings->newton_iterations, 1, 1000, what);
-  reader.ReadInt(solver, "linear_iterations", &settings->linear_iterations, 1, 10000, what);
-  using L = LinearSolverKind;
-  reader.ReadEnum<L>(solver, "linear_solver",
-                     {{LinearSolverName(L::kPcr), L::kPcr},
-                      {LinearSolverName(L::kPcg), L::kPcg},
-                      {LinearSolverName(L::kJacobi), L::kJacobi},
-                      {LinearSolverName(L::kGaussSeidel), L::kGaussSeidel},
-                      {LinearSolverName(L::kDirect), L::kDirect}},
-                     &settings->linear_solver, what);
-  using N = NcpFunction;
-  reader.ReadEnum<N>(solver, "ncp",
-                     {{NcpFunctionName(N::kFischerBurmeister), N::kFischerBurmeister},
-                      {NcpFunctionName(N::kMinMap), N::kMinMap}},
-                     &settings->ncp, what);
-  using C = ComplementarityScaling;
-  reader.ReadEnum<C>(solver, "preconditioner",
-                     {{ScalingName(C::kEffectiveMass), C::kEffectiveMass},
-                      {ScalingName(C::kIdentity), C::kIdentity},
-                      {ScalingName(C::kTimeStepSquared), C::kTimeStepSquared}},
-                     &settings->preconditioner, what);
-  reader.ReadNumber(solver, "damping", &settings->damping, 0, 1, what, /*exclusive_min=*/true);
-  reader.ReadBool(solver, "line_search", &settings->line_search, what);
-  reader.ReadNumber(solver, "regularization", &settings->regularization, 0, 1, what);
-  reader.ReadBool(solver, "geometric_stiffness", &settings->geometric_stiffness, what);
-  reader.ReadBool(solver, "warm_start", &settings->warm_start, what);
-  reader.ReadNumber(solver, "contact_margin", &settings->contact_margin, 0, 1, what);
-  using F = FemComplianceMode;
-  reader.ReadEnum<F>(solver, "fem_compliance",
-                     {{FemComplianceModeName(F::kProjected), F::kProjected},
-                      {FemComplianceModeName(F::kDiagonal), F::kDiagonal}},
-                     &settings->fem_compliance, what);
-  reader.ReadBool(solver, "fem_shear_rows", &settings->fem_shear_rows, what);
-  using P = FemPreconditioner;
-  reader.ReadEnum<P>(solver, "fem_preconditioner",
-                     {{FemPreconditionerName(P::kJacobi), P::kJacobi},
-                      {FemPreconditionerName(P::kWoodbury), P::kWoodbury}},
-                     &settings->fem_preconditioner, what);
+  if (!typed || !IsValidSetting(descriptor, parsed)) {
+    const std::string shown = value.is_string() ? "'" + value.string() + "'"
+                              : value.is_number()
+                                  ? FormatNumber(value.number())
+                                  : std::string("a ") + JsonValue::TypeName(value.type());
+    reader.Error(value, what + " '" + std::string(descriptor.name) + "' is " + shown +
+                            ", expected " + ExpectedText(descriptor));
+    return;
+  }
+  *out = parsed;
+}
+
+
+// setting `key` of `values` (which has it) from `member`
+void ReadTableSetting(SceneReader& reader, const JsonValue& member, const std::string& key,
+                      SettingValues* values, const std::string& what) {
+  const int i = values->Find(key);
+  double value = (*values)[i];
+  ReadSetting(reader, member, values->table()[i], what, &value);
+  values->Set(i, value);
+}
+
+
+// solver: {"name", the step's settings (dt, contact_margin), the named solver's settings, and
+// "<solver>": {...} with the settings of any registered solver}; every setting as its
+// descriptor table says (engine/solvers/solver_options.h)
+void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverOptions* options) {
+  const std::string what = "solver";
+  if (const JsonValue* name = solver.Find("name")) {
+    if (reader.ExpectType(*name, JsonValue::Type::kString, "solver 'name'")) {
+      if (FindSolver(name->string()) != nullptr) {
+        options->name = name->string();
+      } else {
+        reader.Error(*name, std::string(IsPlannedSolver(name->string())
+                                            ? "solver '" + name->string() +
+                                                  "' is not available in this version"
+                                            : "unknown solver '" + name->string() + "'") +
+                                " (expected one of: " + Join(AvailableSolvers()) + ")");
+      }
+    }
+  }
+  const SettingsTable& step = StepSettingsTable();
+  for (const auto& [key, member] : solver.members()) {
+    if (key == "name") continue;
+    // the step's own settings
+    bool found = false;
+    for (std::size_t i = 0; i < step.size() && !found; ++i) {
+      if (step[i].name != key) continue;
+      found = true;
+      double value = key == "dt" ? options->dt : options->contact_margin;
+      ReadSetting(reader, member, step[i], what, &value);
+      (key == "dt" ? options->dt : options->contact_margin) = value;
+    }
+    if (found) continue;
+    // a block of one solver's settings
+    if (SettingValues* block = options->Find(key)) {
+      if (!reader.ExpectType(member, JsonValue::Type::kObject, "solver '" + key + "'")) continue;
+      for (const auto& [setting, value] : member.members()) {
+        if (block->Find(setting) >= 0) {
+          ReadTableSetting(reader, value, setting, block, "solver '" + key + "'");
+        } else {
+          reader.Warning(value, "solver '" + key + "' has no setting '" + setting +
+                                    "' (its settings: " + Join(SettingNames(*block)) + ")");
+        }
+      }
+      continue;
+    }
+    // a setting of the named solver
+    SettingValues& current = options->current();
+    if (current.Find(key) >= 0) {
+      ReadTableSetting(reader, member, key, &current, what);
+      continue;
+    }
+    std::string owner;
+    for (const auto& [solver_name, values] : options->solvers) {
+      if (owner.empty() && values.Find(key) >= 0) owner = solver_name;
+    }
+    reader.Warning(member, owner.empty()
+                               ? "unknown key '" + key + "' in 'solver' (expected: name, " +
+                                     Join(SettingPaths(*options)) + ")"
+                               : "'" + key + "' is a setting of solver '" + owner + "', not of '" +
+                                     options->name + "', and is ignored (put it in \"" + owner +
+                                     "\": {...} to keep it for that solver)");
+  }
 }
 
 

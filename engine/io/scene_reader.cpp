@@ -3,29 +3,21 @@
 
 #include <cmath>
 #include <set>
-#include <sstream>
 
 namespace sim::io {
 
-std::string Join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const std::string& w : words) {
-    if (!out.empty()) out += ", ";
-    out += w;
+// each diagnostic of the loaded file, then (unless it is a note itself) where the scene loaded it
+void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
+                    const std::string& note) {
+  for (const Diagnostic& d : from.items()) {
+    reader.diagnostics()->Add(d);
+    if (d.severity == Severity::kNote) continue;
+    reader.diagnostics()->Add(Diagnostic{.severity = Severity::kNote,
+                                         .source = reader.source(),
+                                         .line = at.line(),
+                                         .element_path = at.pointer(),
+                                         .message = note});
   }
-  return out;
-}
-
-
-std::string Join(std::initializer_list<const char*> words) {
-  return Join(std::vector<std::string>(words.begin(), words.end()));
-}
-
-
-std::string FormatNumber(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
 }
 
 

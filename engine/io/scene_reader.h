@@ -1,5 +1,6 @@
-// Internal to the scene reader (scene_file.cpp, scene_joints.cpp): typed reads out of the located
-// JSON tree, each problem reported at the line and JSON pointer of the offending value.
+// Internal to the scene reader (scene_file.cpp and the scene_*.cpp readers of its objects): typed
+// reads out of the located JSON tree, each problem reported at the line and JSON pointer of the
+// offending value.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "engine/core/diagnostics.h"
 #include "engine/geometry/visual_mesh.h"
 #include "engine/io/json_document.h"
+#include "engine/io/text_util.h"  // Join, FormatNumber for messages
 #include "engine/model/model.h"
 #include "engine/state/state.h"
 
@@ -24,13 +26,6 @@ inline constexpr double kDegToRad = std::numbers::pi / 180.0;
 inline constexpr double kMaxJointCoordinate = 1e4;
 /// At most this many names are listed in "unknown name" messages.
 inline constexpr int kMaxListedNames = 12;
-
-/// "a, b, c" for messages.
-std::string Join(const std::vector<std::string>& words);
-std::string Join(std::initializer_list<const char*> words);
-
-/// Shortest round-trip text of a number for messages ("0.5", "1e-06").
-std::string FormatNumber(double value);
 
 /// What an object name of the scene stands for, so joints can refer to objects by name.
 struct ObjectRef {
@@ -175,10 +170,10 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
 /// `file` of an object resolved against the scene's folder; "" after reporting its absence.
 std::string ResolveFile(SceneReader& reader, const JsonValue& object, const std::string& what);
 
-/// Appends the diagnostics of a file the scene loaded, each followed by a note at the scene value
-/// `at` that loaded it ("loaded by <what>").
+/// Appends the diagnostics of a file the scene loaded (a mesh, a URDF), each followed by a note
+/// at the scene value `at` that loaded it, saying `note` ("loaded by <what>").
 void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
-                    const std::string& what);
+                    const std::string& note);
 
 /// Object of type "tetmesh": a deformable solid whose nodes become particles, from a tet mesh
 /// file, a closed surface file or a primitive (tetrahedralized), with its material, fixed nodes

@@ -31,19 +31,6 @@ std::string ResolveFile(SceneReader& reader, const JsonValue& object, const std:
   return path.lexically_normal().string();
 }
 
-void AppendWithNote(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
-                    const std::string& what) {
-  for (const Diagnostic& d : from.items()) {
-    reader.diagnostics()->Add(d);
-    if (d.severity == Severity::kNote) continue;
-    reader.diagnostics()->Add(Diagnostic{.severity = Severity::kNote,
-                                         .source = reader.source(),
-                                         .line = at.line(),
-                                         .element_path = at.pointer(),
-                                         .message = "loaded by " + what});
-  }
-}
-
 namespace {
 
 // mesh and field sizes outside [0.1 mm, 10 km] are not what the solver is tuned for
@@ -202,7 +189,7 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
   MeshCache& cache = MeshCache::Global();
   if (collision == "hull") {
     const MeshProduct<ConvexHull> hull = cache.Hull(path, scale, hull_vertices);
-    AppendWithNote(reader, hull.diagnostics, file_value, what);
+    AppendWithNote(reader, hull.diagnostics, file_value, "loaded by " + what);
     if (!hull.value) return false;
     geometry->type = ShapeType::kConvexHull;
     geometry->hull = hull.value;
@@ -210,7 +197,7 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
     return true;
   }
   const MeshProduct<CollisionMesh> mesh = cache.Collision(path, scale, resolution);
-  AppendWithNote(reader, mesh.diagnostics, file_value, what);
+  AppendWithNote(reader, mesh.diagnostics, file_value, "loaded by " + what);
   if (!mesh.value) return false;
   geometry->type = ShapeType::kMesh;
   geometry->mesh = mesh.value;

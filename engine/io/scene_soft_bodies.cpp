@@ -7,7 +7,6 @@
 // problem is reported at its JSON value. The keys are documented in docs/scene-format.md.
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <set>
 
@@ -20,6 +19,7 @@
 #include "engine/io/scene_reader.h"
 #include "engine/io/tet_mesh_loader.h"
 #include "engine/io/tetrahedralize.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 
 namespace sim::io {
 namespace {
@@ -34,9 +34,7 @@ constexpr double kMaxSize = 1e4;
 constexpr double kDefaultEdgesAcross = 4;
 
 bool IsTetMeshFile(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  const std::string ext = LowerExtension(path);
   return ext == ".msh" || ext == ".node" || ext == ".ele" || ext == ".vtk";
 }
 
@@ -73,14 +71,14 @@ bool ReadVolumeMesh(SceneReader& reader, const JsonValue& object, const std::str
         }
       }
       Expected<TetMesh> loaded = LoadTetMesh(path, scale);
-      AppendWithNote(reader, loaded.diagnostics(), *file, what);
+      AppendWithNote(reader, loaded.diagnostics(), *file, "loaded by " + what);
       if (!loaded.ok()) return false;
       *mesh = std::move(loaded.value());
       return true;
     }
     // a closed surface file, tetrahedralized
     Expected<LoadedMesh> surface = LoadMesh(path, Vec3::Constant(scale));
-    AppendWithNote(reader, surface.diagnostics(), *file, what);
+    AppendWithNote(reader, surface.diagnostics(), *file, "loaded by " + what);
     if (!surface.ok()) return false;
     options.max_volume = mesh_size > 0 ? TetVolumeForEdgeLength(mesh_size) : 0;
     // files store a vertex per triangle corner where normals or uvs differ: weld by position so
@@ -94,7 +92,7 @@ bool ReadVolumeMesh(SceneReader& reader, const JsonValue& object, const std::str
     const TriangleMesh welded = WeldVertices(
         loaded, DefaultWeldTolerance(loaded.vertices.empty() ? 0 : (upper - lower).norm()));
     Expected<TetMesh> tets = TetrahedralizeSurface(welded, options, path);
-    AppendWithNote(reader, tets.diagnostics(), *file, what);
+    AppendWithNote(reader, tets.diagnostics(), *file, "loaded by " + what);
     if (!tets.ok()) return false;
     *mesh = std::move(tets.value());
     return true;
@@ -152,7 +150,7 @@ bool ReadVolumeMesh(SceneReader& reader, const JsonValue& object, const std::str
   }
   options.max_volume = TetVolumeForEdgeLength(mesh_size);
   Expected<TetMesh> tets = TetrahedralizeSurface(surface, options, reader.source());
-  AppendWithNote(reader, tets.diagnostics(), *primitive, what);
+  AppendWithNote(reader, tets.diagnostics(), *primitive, "loaded by " + what);
   if (!tets.ok()) return false;
   *mesh = std::move(tets.value());
   return true;
@@ -330,15 +328,18 @@ constexpr double kIterationsPerWaveCell = 3.5;
 constexpr double kStableIterationsPerWaveCell = 2.0;
 
 void WarnIfTooStiff(SceneReader& reader, const JsonValue& object, const std::string& what,
-                    const SoftBody& body, Real density, const SolverSettings& settings) {
-  if (body.tet_count() == 0 || settings.fem_preconditioner == FemPreconditioner::kWoodbury) return;
+                    const SoftBody& body, Real density, const SolverOptions& options) {
+  // the estimate is the NSN solver's (its inner iterations carry the pressure wave)
+  if (options.name != "nsn" || body.tet_count() == 0) return;
+  const NsnSettings settings = ReadNsnSettings(options);
+  if (settings.fem_preconditioner == FemPreconditioner::kWoodbury) return;
   const FemMaterialParameters material = SoftBodyMaterial(body);
   const Real wave_speed = std::sqrt((material.lambda + 2 * material.mu) / density);
   Real volume = 0;
   for (Real v : body.tet_rest_volume) volume += v;
   // the edge of a regular tet of the mean volume, V = a³/(6√2)
   const Real edge = std::cbrt(6 * std::sqrt(2.0) * volume / body.tet_count());
-  const Real cells = wave_speed * settings.dt / edge;
+  const Real cells = wave_speed * options.dt / edge;
   const int needed = static_cast<int>(std::ceil(kIterationsPerWaveCell * cells));
   if (needed <= settings.linear_iterations) return;
   const int stable = static_cast<int>(std::ceil(kStableIterationsPerWaveCell * cells));
@@ -495,7 +496,7 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
   const std::string path =
       object.Find("file") != nullptr ? ResolveFile(reader, object, what) : reader.source();
   body.collision = BuildSoftBodyCollision(name, tets.nodes, surface.triangles, 32, path, &built);
-  AppendWithNote(reader, built, *source, what);
+  AppendWithNote(reader, built, *source, "loaded by " + what);
   if (!body.collision) return;
   if (names != nullptr && !name.empty()) names->at(name) = {ObjectRef::Kind::kInvalid, -1};
   model->soft_bodies.push_back(std::move(body));

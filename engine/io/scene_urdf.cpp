@@ -10,25 +10,6 @@
 
 namespace sim::io {
 
-namespace {
-
-// URDF diagnostics into the scene's, each followed by a note at the scene value that loaded it
-void AppendRobotDiagnostics(SceneReader& reader, const Diagnostics& from, const JsonValue& at,
-                            const std::string& what) {
-  for (const Diagnostic& d : from.items()) {
-    reader.diagnostics()->Add(d);
-    if (d.severity == Severity::kNote) continue;
-    reader.diagnostics()->Add(Diagnostic{.severity = Severity::kNote,
-                                         .source = reader.source(),
-                                         .line = at.line(),
-                                         .element_path = at.pointer(),
-                                         .message = "in the robot of " + what});
-  }
-}
-
-}  // namespace
-
-
 void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::string& name,
                     const std::map<std::string, int>& materials, ObjectNames* names, Model* model,
                     State* state) {
@@ -154,7 +135,7 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
 
   const std::string path = (scene_dir / relative).string();
   Expected<UrdfRobot> robot = LoadUrdf(path, options);
-  AppendRobotDiagnostics(reader, robot.diagnostics(), *file, what);
+  AppendWithNote(reader, robot.diagnostics(), *file, "in the robot of " + what);
   if (!robot.ok()) return;
   // drives name actuated joints of this robot (checked here, at the scene line of each entry)
   if (const JsonValue* drives = object.Find("drives")) {
@@ -191,7 +172,7 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   const int first_body = model->body_count();
   const int first_shape = model->shape_count();
   const int root = AddRobotToModel(robot.value(), placement, model, state, &conversion);
-  AppendRobotDiagnostics(reader, conversion, *file, what);
+  AppendWithNote(reader, conversion, *file, "in the robot of " + what);
   if (conversion.has_errors()) return;
   ApplyCollisionFilter(filter, first_shape, model);
 

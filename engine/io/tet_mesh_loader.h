@@ -6,8 +6,8 @@
 //               from the first node index; '#' comments; attributes and boundary markers ignored;
 //               10-node tets keep their 4 corners.
 //   .vtk        legacy VTK ASCII, DATASET UNSTRUCTURED_GRID: POINTS, CELLS, CELL_TYPES; cells of
-//               type 10 (VTK_TETRA) are kept, other cells ignored; POINT_DATA and what follows
-//               is not read.
+//               type 10 (VTK_TETRA) are kept, other cells ignored; POINT_DATA (or CELL_DATA,
+//               FIELD, METADATA) and what follows is not read.
 // Every problem is reported as `file:line: error: ...`; parsing goes on after an error where the
 // file structure allows it, and the result is then the diagnostics only. Truncated or garbage
 // input never crashes: every count read from the file is checked against what is actually there,

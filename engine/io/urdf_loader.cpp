@@ -1,24 +1,22 @@
-// URDF parsing: a tinyxml2 walk validates every element and value at its line (keeping going to
-// report all problems), then urdfdom builds the model the values are taken from. urdfdom's own
+// URDF parsing: a tinyxml2 walk (UrdfChecker, urdf_checker.cpp) validates every element and value
+// at its line (keeping going to report all problems), then urdfdom builds the model the values
+// are taken from. urdfdom's own
 // console messages are captured and, if it still rejects a file we accepted, reported located at
 // the <robot> element.
 #include "engine/io/urdf_loader.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <set>
 #include <sstream>
 
 #include <console_bridge/console.h>
 #include <tinyxml2.h>
 #include <urdf_parser/urdf_parser.h>
-#include <Eigen/Eigenvalues>
 
 #include "engine/io/text_file.h"
+#include "engine/io/urdf_checker.h"
 
 namespace sim::io {
 
@@ -149,418 +147,6 @@ class CapturedConsole : public console_bridge::OutputHandler {
 };
 
 
-class UrdfChecker {
- public:
-  UrdfChecker(std::string source, const UrdfOptions& options, Diagnostics* diagnostics)
-      : source_(std::move(source)),
-        base_dir_(fs::path(source_).parent_path().string()),
-        package_paths_(options.package_paths),
-        diagnostics_(diagnostics) {}
-
-  void Error(const XMLElement* at, const std::string& message) {
-    diagnostics_->Error(source_, at->GetLineNum(), "", message);
-  }
-  void Warning(const XMLElement* at, const std::string& message) {
-    diagnostics_->Warning(source_, at->GetLineNum(), "", message);
-  }
-
-  // `count` finite numbers from attribute `key` (absent: true, *out untouched)
-  bool Numbers(const XMLElement* element, const char* key, int count, std::vector<double>* out,
-               const std::string& what) {
-    const char* text = element->Attribute(key);
-    if (text == nullptr) return true;
-    std::stringstream stream(text);
-    std::vector<double> values;
-    std::string token;
-    bool ok = true;
-    while (stream >> token) {
-      char* end = nullptr;
-      const double value = std::strtod(token.c_str(), &end);
-      if (end != token.c_str() + token.size() || !std::isfinite(value)) ok = false;
-      values.push_back(value);
-    }
-    if (!ok || static_cast<int>(values.size()) != count) {
-      const std::string expected =
-          count == 1 ? "a finite number" : std::to_string(count) + " finite numbers";
-      Error(element, what + " '" + key + "' is '" + text + "', expected " + expected);
-      return false;
-    }
-    *out = values;
-    return true;
-  }
-
-  bool Number(const XMLElement* element, const char* key, double* out, const std::string& what,
-              bool required) {
-    if (element->Attribute(key) == nullptr) {
-      if (required) Error(element, what + " needs attribute '" + key + "'");
-      return !required;
-    }
-    std::vector<double> values;
-    if (!Numbers(element, key, 1, &values, what)) return false;
-    *out = values[0];
-    return true;
-  }
-
-  void Origin(const XMLElement* parent, const std::string& what) {
-    const XMLElement* origin = parent->FirstChildElement("origin");
-    if (origin == nullptr) return;
-    std::vector<double> v;
-    Numbers(origin, "xyz", 3, &v, what + " <origin>");
-    Numbers(origin, "rpy", 3, &v, what + " <origin>");
-  }
-
-  void Inertial(const XMLElement* inertial, const std::string& what) {
-    Origin(inertial, what + " <inertial>");
-    const XMLElement* mass = inertial->FirstChildElement("mass");
-    if (mass == nullptr) {
-      Error(inertial, what + " <inertial> has no <mass>");
-    } else {
-      double m = 0;
-      if (Number(mass, "value", &m, what + " <mass>", true) && m <= 0) {
-        Error(mass, what + " has mass " + Format(m) + ", expected a positive mass in kg");
-      }
-    }
-    const XMLElement* inertia = inertial->FirstChildElement("inertia");
-    if (inertia == nullptr) {
-      Error(inertial, what + " <inertial> has no <inertia>");
-      return;
-    }
-    double ixx = 0, ixy = 0, ixz = 0, iyy = 0, iyz = 0, izz = 0;
-    bool ok = true;
-    ok &= Number(inertia, "ixx", &ixx, what + " <inertia>", true);
-    ok &= Number(inertia, "ixy", &ixy, what + " <inertia>", true);
-    ok &= Number(inertia, "ixz", &ixz, what + " <inertia>", true);
-    ok &= Number(inertia, "iyy", &iyy, what + " <inertia>", true);
-    ok &= Number(inertia, "iyz", &iyz, what + " <inertia>", true);
-    ok &= Number(inertia, "izz", &izz, what + " <inertia>", true);
-    if (!ok) return;
-    Mat3 I;
-    I << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
-    const Vec3 eig = Eigen::SelfAdjointEigenSolver<Mat3>(I).eigenvalues();
-    // real robot files (Fetch's fingers) carry singular inertias: a warning, regularized on
-    // conversion; a negative principal moment is an error
-    const std::string values = "(ixx " + Format(ixx) + ", iyy " + Format(iyy) + ", izz " +
-                               Format(izz) + ", ixy " + Format(ixy) + ", ixz " + Format(ixz) +
-                               ", iyz " + Format(iyz) + "; smallest eigenvalue " +
-                               Format(eig.minCoeff()) + ")";
-    if (eig.minCoeff() < -1e-12 * std::max(1.0, eig.cwiseAbs().maxCoeff())) {
-      Error(inertia, what + " has an inertia that is not positive definite " + values +
-                         ", expected positive principal moments");
-    } else if (eig.minCoeff() <= 0) {
-      Warning(
-          inertia,
-          what + " has a singular inertia " + values +
-              "; for simulation its principal moments are raised to at least 1% of the largest");
-    } else if (eig[0] + eig[1] < eig[2] * (1 - 1e-6)) {
-      Warning(inertia, what + " has principal moments " + Format(eig[0]) + ", " + Format(eig[1]) +
-                           ", " + Format(eig[2]) + " that violate the triangle inequality");
-    }
-  }
-
-  // a <material>: its <color rgba> (4 numbers in [0, 1]) and <texture filename> (resolved);
-  // robot-level ones define names, a visual's own one with a colour or texture defines its name
-  // too (as urdfdom does), and one with only a name refers to a definition
-  void Material(const XMLElement* material, const std::string& what, bool robot_level) {
-    const char* name = material->Attribute("name");
-    const std::string label =
-        what + " <material" +
-        (name != nullptr && *name != '\0' ? std::string(" '") + name + "'" : std::string()) + ">";
-    const XMLElement* color = material->FirstChildElement("color");
-    const XMLElement* texture = material->FirstChildElement("texture");
-    if (color != nullptr) {
-      std::vector<double> rgba;
-      if (color->Attribute("rgba") == nullptr) {
-        Error(color, label + " <color> needs attribute 'rgba'");
-      } else if (Numbers(color, "rgba", 4, &rgba, label + " <color>")) {
-        for (double c : rgba) {
-          if (c < 0 || c > 1) {
-            Error(color, label + " <color> 'rgba' is '" + color->Attribute("rgba") +
-                             "', expected 4 numbers in [0, 1]");
-            break;
-          }
-        }
-      }
-    }
-    if (texture != nullptr) {
-      const char* filename = texture->Attribute("filename");
-      if (filename == nullptr) {
-        Error(texture, label + " <texture> needs attribute 'filename'");
-      } else {
-        std::vector<std::string> tried;
-        if (ResolveResource(filename, base_dir_, package_paths_, &tried).empty()) {
-          Warning(texture, label + " texture '" + filename + "' not found (tried: " +
-                               JoinTried(tried) + "); it is drawn without it");
-        }
-      }
-    }
-    const bool defines = color != nullptr || texture != nullptr;
-    if (color != nullptr && name != nullptr && *name != '\0') colored_materials.insert(name);
-    if (robot_level && !defines) {
-      Warning(material, label + " has neither <color> nor <texture>");
-    }
-    if (name == nullptr || *name == '\0') return;
-    if (defines) {
-      material_lines.emplace(name, material->GetLineNum());
-    } else if (!robot_level) {
-      material_refs.push_back({material, what, name});
-    }
-  }
-
-  // one <visual> or <collision>; resolves meshes
-  void Geometry(const XMLElement* element, const std::string& what) {
-    Origin(element, what);
-    if (const XMLElement* material = element->FirstChildElement("material")) {
-      Material(material, what, false);
-    }
-    const XMLElement* geometry = element->FirstChildElement("geometry");
-    const XMLElement* shape = geometry == nullptr ? nullptr : geometry->FirstChildElement();
-    if (shape == nullptr) {
-      Error(element, what + " has no <geometry> shape (expected box, cylinder, sphere or mesh)");
-      return;
-    }
-    const std::string type = shape->Name();
-    std::vector<double> v;
-    double x = 0;
-    auto positive = [&](const char* key, double value) {
-      if (value <= 0)
-        Error(shape, what + " " + type + " '" + key + "' is " + Format(value) +
-                         ", expected a positive size in m");
-    };
-    if (type == "box") {
-      if (shape->Attribute("size") == nullptr) Error(shape, what + " box needs attribute 'size'");
-      if (Numbers(shape, "size", 3, &v, what + " box") && !v.empty()) {
-        for (double s : v) positive("size", s);
-      }
-    } else if (type == "sphere") {
-      if (Number(shape, "radius", &x, what + " sphere", true)) positive("radius", x);
-    } else if (type == "cylinder" || type == "capsule") {
-      if (Number(shape, "radius", &x, what + " " + type, true)) positive("radius", x);
-      if (Number(shape, "length", &x, what + " " + type, true)) positive("length", x);
-    } else if (type == "mesh") {
-      const char* filename = shape->Attribute("filename");
-      if (filename == nullptr) {
-        Error(shape, what + " mesh needs attribute 'filename'");
-        return;
-      }
-      Numbers(shape, "scale", 3, &v, what + " mesh");
-      ++mesh_count;
-      std::vector<std::string> tried;
-      const std::string path = ResolveResource(filename, base_dir_, package_paths_, &tried);
-      if (!path.empty()) {
-        ++mesh_resolved;
-        mesh_paths[shape->GetLineNum()] = path;
-      } else {
-        Error(shape, what + " mesh '" + filename + "' not found (tried: " + JoinTried(tried) + ")");
-      }
-    } else {
-      Error(shape,
-            what + " has unknown geometry <" + type + "> (expected box, cylinder, sphere or mesh)");
-    }
-  }
-
-  void Link(const XMLElement* link) {
-    const char* name = link->Attribute("name");
-    if (name == nullptr || *name == '\0') {
-      Error(link, "<link> without a name");
-      return;
-    }
-    const std::string what = std::string("link '") + name + "'";
-    if (!link_lines.emplace(name, link->GetLineNum()).second) {
-      Error(link, "duplicate " + what + " (first defined at line " +
-                      std::to_string(link_lines[name]) + ")");
-    }
-    if (const XMLElement* inertial = link->FirstChildElement("inertial")) Inertial(inertial, what);
-    for (const XMLElement* e = link->FirstChildElement("visual"); e != nullptr;
-         e = e->NextSiblingElement("visual")) {
-      Geometry(e, what + " <visual>");
-    }
-    for (const XMLElement* e = link->FirstChildElement("collision"); e != nullptr;
-         e = e->NextSiblingElement("collision")) {
-      Geometry(e, what + " <collision>");
-    }
-  }
-
-  void Joint(const XMLElement* joint) {
-    const char* name = joint->Attribute("name");
-    if (name == nullptr || *name == '\0') {
-      Error(joint, "<joint> without a name");
-      return;
-    }
-    const std::string what = std::string("joint '") + name + "'";
-    if (!joint_lines.emplace(name, joint->GetLineNum()).second) {
-      Error(joint, "duplicate " + what + " (first defined at line " +
-                       std::to_string(joint_lines[name]) + ")");
-    }
-    static const std::set<std::string> kTypes = {"revolute", "continuous", "prismatic",
-                                                 "fixed",    "floating",   "planar"};
-    const char* type = joint->Attribute("type");
-    joint_types.emplace(name, type == nullptr ? "" : type);
-    if (type == nullptr || !kTypes.contains(type)) {
-      Error(joint, what +
-                       (type == nullptr ? " has no type"
-                                        : " has unknown type '" + std::string(type) + "'") +
-                       " (expected revolute, continuous, prismatic, fixed, floating, planar)");
-    }
-    for (const char* role : {"parent", "child"}) {
-      const XMLElement* e = joint->FirstChildElement(role);
-      const char* link = e == nullptr ? nullptr : e->Attribute("link");
-      if (link == nullptr) {
-        Error(e == nullptr ? joint : e, what + " needs <" + role + " link=\"...\"/>");
-      } else {
-        link_refs.push_back({e, what, role, link});
-      }
-    }
-    Origin(joint, what);
-    std::vector<double> v;
-    if (const XMLElement* axis = joint->FirstChildElement("axis")) {
-      const bool moves =
-          type != nullptr && std::string(type) != "fixed" && std::string(type) != "floating";
-      if (Numbers(axis, "xyz", 3, &v, what + " <axis>") && !v.empty() && moves &&
-          Vec3(v[0], v[1], v[2]).norm() < 1e-9) {
-        Error(axis, what + " <axis> 'xyz' is zero, expected a nonzero direction");
-      }
-    }
-    const std::string t = type == nullptr ? "" : type;
-    const XMLElement* limit = joint->FirstChildElement("limit");
-    if (limit != nullptr) {
-      double lower = 0, upper = 0, x = 0;
-      bool ok = Number(limit, "lower", &lower, what + " <limit>", false);
-      ok &= Number(limit, "upper", &upper, what + " <limit>", false);
-      Number(limit, "effort", &x, what + " <limit>", false);
-      Number(limit, "velocity", &x, what + " <limit>", false);
-      if (ok && lower > upper && (t == "revolute" || t == "prismatic")) {
-        Error(limit,
-              what + " has lower limit " + Format(lower) + " above upper limit " + Format(upper));
-      }
-    } else if (t == "revolute" || t == "prismatic") {
-      Error(joint, what + " of type '" + t + "' needs a <limit> element");
-    }
-    if (const XMLElement* dynamics = joint->FirstChildElement("dynamics")) {
-      double damping = 0, friction = 0;
-      if (Number(dynamics, "damping", &damping, what + " <dynamics>", false) && damping < 0) {
-        Error(dynamics,
-              what + " <dynamics> 'damping' is " + Format(damping) + ", expected a value >= 0");
-      }
-      if (Number(dynamics, "friction", &friction, what + " <dynamics>", false) && friction < 0) {
-        Error(dynamics,
-              what + " <dynamics> 'friction' is " + Format(friction) + ", expected a value >= 0");
-      }
-    }
-    if (const XMLElement* mimic = joint->FirstChildElement("mimic")) {
-      double x = 0;
-      Number(mimic, "multiplier", &x, what + " <mimic>", false);
-      Number(mimic, "offset", &x, what + " <mimic>", false);
-      const char* leader = mimic->Attribute("joint");
-      if (leader == nullptr) {
-        Error(mimic, what + " <mimic> needs attribute 'joint' (the joint it follows)");
-      } else if (!t.empty() && t != "revolute" && t != "continuous" && t != "prismatic") {
-        Error(mimic, what + " of type '" + t +
-                         "' cannot mimic another joint (only revolute, continuous and prismatic "
-                         "joints can)");
-      } else {
-        mimic_refs.push_back({mimic, what, name, leader});
-      }
-    }
-  }
-
-  void Robot(const XMLElement* robot) {
-    for (const XMLElement* e = robot->FirstChildElement(); e != nullptr;
-         e = e->NextSiblingElement()) {
-      const std::string tag = e->Name();
-      if (tag == "link") {
-        Link(e);
-      } else if (tag == "joint") {
-        Joint(e);
-      } else if (tag == "material") {
-        Material(e, "robot", true);
-      } else if (tag != "gazebo" && tag != "transmission") {
-        Warning(e, "<" + tag + "> is not supported (ignored)");
-      }
-    }
-    for (const LinkRef& ref : link_refs) {
-      if (!link_lines.contains(ref.link)) {
-        Error(ref.element,
-              ref.what + " " + ref.role + " link '" + ref.link + "' is not a link of this robot");
-      }
-    }
-    for (const MaterialRef& ref : material_refs) {
-      if (!material_lines.contains(ref.name)) {
-        Error(ref.element, ref.what + " uses material '" + ref.name +
-                               "', which is not defined (define it under <robot> with a <color> "
-                               "or <texture>, or give this one a <color>)");
-      }
-    }
-    for (const MimicRef& ref : mimic_refs) {
-      const auto leader = joint_types.find(ref.leader);
-      if (ref.leader == ref.follower) {
-        Error(ref.element, ref.what + " mimics itself");
-      } else if (leader == joint_types.end()) {
-        Error(ref.element,
-              ref.what + " mimics '" + ref.leader + "', which is not a joint of this robot");
-      } else if (leader->second != "revolute" && leader->second != "continuous" &&
-                 leader->second != "prismatic") {
-        Error(ref.element, ref.what + " mimics joint '" + ref.leader + "' of type '" +
-                               leader->second +
-                               "' (expected a revolute, continuous or prismatic joint)");
-      }
-    }
-  }
-
-  // whether a <visual>'s material gives a colour: its own <color>, or the named definition's
-  bool HasColor(const XMLElement* visual) const {
-    const XMLElement* material = visual->FirstChildElement("material");
-    if (material == nullptr) return false;
-    if (material->FirstChildElement("color") != nullptr) return true;
-    const char* name = material->Attribute("name");
-    return name != nullptr && colored_materials.contains(name);
-  }
-
-  // "a, b, c" of the paths a resource was looked for at
-  static std::string JoinTried(const std::vector<std::string>& tried) {
-    std::string list;
-    for (const std::string& t : tried) list += (list.empty() ? "" : ", ") + t;
-    return list.empty() ? "no package path; set CONTACT_STUDIO_PACKAGE_PATH or ROS_PACKAGE_PATH"
-                        : list;
-  }
-
-  static std::string Format(double value) {
-    std::ostringstream out;
-    out << value;
-    return out.str();
-  }
-
-  struct LinkRef {
-    const XMLElement* element;
-    std::string what, role, link;
-  };
-  struct MaterialRef {
-    const XMLElement* element;
-    std::string what, name;
-  };
-  struct MimicRef {
-    const XMLElement* element;
-    std::string what, follower, leader;
-  };
-  std::map<std::string, int> link_lines;
-  std::map<std::string, int> joint_lines;
-  std::map<std::string, std::string> joint_types;  // name -> type as written
-  std::map<std::string, int> material_lines;       // defined material names
-  std::set<std::string> colored_materials;         // of those, the ones with a <color>
-  std::vector<LinkRef> link_refs;
-  std::vector<MaterialRef> material_refs;
-  std::vector<MimicRef> mimic_refs;
-  std::map<int, std::string> mesh_paths;  // <mesh> line -> resolved file
-  int mesh_count = 0;
-  int mesh_resolved = 0;
-
- private:
-  std::string source_;
-  std::string base_dir_;
-  std::vector<std::string> package_paths_;
-  Diagnostics* diagnostics_;
-};
-
-
 Pose ToPose(const urdf::Pose& pose) {
   double x, y, z, w;
   pose.rotation.getQuaternion(x, y, z, w);
@@ -671,8 +257,8 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
   UrdfRobot robot;
   robot.name = model->getName();
   robot.source = source_name;
-  robot.mesh_count = checker.mesh_count;
-  robot.mesh_resolved = checker.mesh_resolved;
+  robot.mesh_count = checker.mesh_count();
+  robot.mesh_resolved = checker.mesh_resolved();
   // links and joints in document order, so indices and summaries follow the file
   std::map<std::string, const XMLElement*> link_elements;
   for (const XMLElement* e = robot_element->FirstChildElement(); e != nullptr;
@@ -694,8 +280,8 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
       for (std::size_t c = 0; c < l->collision_array.size(); ++c) {
         UrdfGeometry g = ToGeometry(l->collision_array[c]->geometry, l->collision_array[c]->origin);
         g.line = c < collision_xml.size() ? collision_xml[c]->GetLineNum() : link.line;
-        if (g.is_mesh && checker.mesh_paths.contains(g.line))
-          g.mesh_path = checker.mesh_paths[g.line];
+        if (g.is_mesh && checker.mesh_paths().contains(g.line))
+          g.mesh_path = checker.mesh_paths().at(g.line);
         link.collisions.push_back(g);
       }
       const auto visual_xml = MeshElements(e, "visual");
@@ -708,8 +294,8 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
         const urdf::Visual& visual = *l->visual_array[v];
         UrdfGeometry g = ToGeometry(visual.geometry, visual.origin);
         g.line = v < visual_xml.size() ? visual_xml[v]->GetLineNum() : link.line;
-        if (g.is_mesh && checker.mesh_paths.contains(g.line))
-          g.mesh_path = checker.mesh_paths[g.line];
+        if (g.is_mesh && checker.mesh_paths().contains(g.line))
+          g.mesh_path = checker.mesh_paths().at(g.line);
         // the material urdfdom attached (the visual's own, or the robot-level one it names);
         // whether it has a colour is read from the XML (urdfdom's default is opaque black)
         g.material = visual.material_name;

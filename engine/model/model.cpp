@@ -23,51 +23,8 @@ int IndexOf(const Names& names, const std::string& name) {
 }  // namespace
 
 
-const char* LinearSolverName(LinearSolverKind kind) {
-  switch (kind) {
-    case LinearSolverKind::kPcr:
-      return "pcr";
-    case LinearSolverKind::kPcg:
-      return "pcg";
-    case LinearSolverKind::kJacobi:
-      return "jacobi";
-    case LinearSolverKind::kGaussSeidel:
-      return "gs";
-    case LinearSolverKind::kDirect:
-      return "direct";
-  }
-  return "pcr";
-}
-
-
-const char* NcpFunctionName(NcpFunction ncp) { return ncp == NcpFunction::kMinMap ? "min" : "fb"; }
-
-
-const char* ScalingName(ComplementarityScaling r) {
-  switch (r) {
-    case ComplementarityScaling::kEffectiveMass:
-      return "effective_mass";
-    case ComplementarityScaling::kIdentity:
-      return "identity";
-    case ComplementarityScaling::kTimeStepSquared:
-      return "dt2";
-  }
-  return "effective_mass";
-}
-
-
 const char* FemMaterialModelName(FemMaterialModel model) {
   return model == FemMaterialModel::kLinearCorotational ? "corotational" : "neo_hookean";
-}
-
-
-const char* FemComplianceModeName(FemComplianceMode mode) {
-  return mode == FemComplianceMode::kDiagonal ? "diagonal" : "projected";
-}
-
-
-const char* FemPreconditionerName(FemPreconditioner kind) {
-  return kind == FemPreconditioner::kWoodbury ? "woodbury" : "jacobi";
 }
 
 

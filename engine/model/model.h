@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/math.h"
+#include "engine/solvers/solver_options.h"
 
 namespace sim {
 
@@ -63,69 +64,16 @@ struct Material {
   std::array<float, 3> color = {0.7f, 0.7f, 0.7f};  ///< linear RGB in [0, 1]
 };
 
-/// Inner linear solver of each Newton iteration (digest nsn-and-friction.md §9).
-enum class LinearSolverKind { kPcr = 0, kPcg, kJacobi, kGaussSeidel, kDirect };
-
-/// NCP function of the unilateral rows (digest §4.1-4.3).
-enum class NcpFunction { kFischerBurmeister = 0, kMinMap };
-
-/// Complementarity preconditioner r (digest §7): r = 1, r = Δt², or r = Δt²·[J M̃⁻¹ Jᵀ]_ii.
-enum class ComplementarityScaling { kEffectiveMass = 0, kIdentity, kTimeStepSquared };
-
-const char* LinearSolverName(LinearSolverKind kind);  ///< "pcr", "pcg", "jacobi", "gs", "direct"
-const char* NcpFunctionName(NcpFunction ncp);         ///< "fb", "min"
-const char* ScalingName(ComplementarityScaling r);    ///< "effective_mass", "identity", "dt2"
-
 /// Constitutive model of a soft body's tetrahedra (engine/fem/fem_material.h).
 enum class FemMaterialModel { kStableNeoHookean = 0, kLinearCorotational };
 
-/// How the NSN solver makes an element's principal-stretch Hessian positive definite before
-/// inverting it into the compliance E (digest §2.7).
-enum class FemComplianceMode { kProjected = 0, kDiagonal };
-
-const char* FemMaterialModelName(FemMaterialModel model);   ///< "neo_hookean", "corotational"
-const char* FemComplianceModeName(FemComplianceMode mode);  ///< "projected", "diagonal"
-
-/// Preconditioner of the FEM element rows in the inner PCR/PCG solve: the Schur diagonal, or the
-/// exact inverse of the element block by the Woodbury identity (nsn/element_preconditioner.h).
-enum class FemPreconditioner { kJacobi = 0, kWoodbury };
-
-const char* FemPreconditionerName(FemPreconditioner kind);  ///< "jacobi", "woodbury"
-
-/// Solver settings of a scene. Defaults are those of digest nsn-and-friction.md §13 except
-/// where noted; every field can be overridden with `contact-sim run --set solver.<field>=...`.
-struct SolverSettings {
-  std::string name = "nsn";    ///< solver name (architecture §3)
-  Real dt = 1.0 / 120.0;       ///< time step [s]; §13 uses 0.0083 s (two steps per 60 Hz frame)
-  int newton_iterations = 6;   ///< outer iterations per step (§13: 4-8)
-  int linear_iterations = 20;  ///< inner iterations per Newton iteration (§13: 10-80)
-  LinearSolverKind linear_solver = LinearSolverKind::kPcr;
-  NcpFunction ncp = NcpFunction::kFischerBurmeister;
-  ComplementarityScaling preconditioner = ComplementarityScaling::kEffectiveMass;
-  Real damping = 0.75;  ///< constant Newton step fraction α_damp (§8) [-]
-  /// Start (u, λ) from the previous step's velocities and multipliers (contacts matched by
-  /// feature). §8/§13 start from u = 0, λ = 0; with that, 6 iterations leave a box on a 30°
-  /// slope creeping ~2 mm/s because friction only becomes active from the second iteration.
-  /// false gives the paper's start.
-  bool warm_start = true;
-  bool line_search = false;         ///< back-tracking on the residual norm instead of α_damp (§8)
-  Real regularization = 1e-6;       ///< ε identity shift of the Schur system (§6.7) [1/kg]
-  bool geometric_stiffness = true;  ///< diagonal secant estimate on particle DOFs (§10)
-  Real contact_margin = 0.01;       ///< contacts are created below this gap [m] (§13: unspecified)
-  /// positive-definite fix of the FEM element Hessians before inversion (§2.7)
-  FemComplianceMode fem_compliance = FemComplianceMode::kProjected;
-  /// FEM shear rows besides the three principal-stretch rows of §2.7 (element_rows.h: without
-  /// them the Newton matrix lacks every element's shear stiffness)
-  bool fem_shear_rows = true;
-  /// preconditioner of the element rows in PCR/PCG (woodbury: refactored at every Newton iterate)
-  FemPreconditioner fem_preconditioner = FemPreconditioner::kJacobi;
-};
+const char* FemMaterialModelName(FemMaterialModel model);  ///< "neo_hookean", "corotational"
 
 /// Global simulation options of a scene.
 struct ModelOptions {
   Vec3 gravity = Vec3(0, 0, -9.81);  ///< [m/s²]
   Vec3 up = Vec3::UnitZ();           ///< world up axis (unit), for cameras and the ground grid
-  SolverSettings solver;
+  SolverOptions solver;              ///< the running solver, the step's and every solver's settings
 };
 
 /// kPlanar (URDF "planar"): the child translates in the plane normal to the joint axis and
@@ -140,7 +88,7 @@ int JointFreedoms(JointType type);
 
 /// Implicit PD drive on a revolute, continuous or prismatic joint: the force is
 /// f = −k (θ − θ*) − d (θ̇ − θ̇*), solved implicitly as a compliant row (see
-/// engine/solvers/nsn/constraint_rows.h). Units: θ in rad or m, k in N·m/rad or N/m, d in
+/// engine/dynamics/constraint_rows.h). Units: θ in rad or m, k in N·m/rad or N/m, d in
 /// N·m·s/rad or N·s/m.
 struct JointDrive {
   Real stiffness = 0;        ///< k; 0 with d > 0 is a velocity drive

@@ -1,10 +1,7 @@
 #include "engine/solvers/solver.h"
 
-#include "engine/model/model.h"
-#include "engine/solvers/nsn/nsn_solver.h"
 
 namespace sim {
-
 
 std::string StepStatusString(std::uint32_t status) {
   if (status == kStepOk) return "ok";
@@ -37,24 +34,5 @@ void StepReport::Reset() {
   message.clear();
 }
 
-
-std::vector<std::string> AvailableSolvers() { return {"nsn"}; }
-
-
-Expected<std::unique_ptr<Solver>> MakeSolver(const std::string& name, const Model& model) {
-  if (name == "nsn") {
-    return Expected<std::unique_ptr<Solver>>(std::make_unique<SolverNsn>(model));
-  }
-  Diagnostics diagnostics;
-  std::string known;
-  for (const std::string& n : AvailableSolvers()) known += (known.empty() ? "" : ", ") + n;
-  const bool planned = name == "pgs" || name == "primal" || name == "dual" || name == "add" ||
-                       name == "pbti" || name == "lcp";
-  diagnostics.Error("solver", 0, "",
-                    "solver '" + name + "' " +
-                        (planned ? "is not available in this version" : "is unknown") +
-                        " (available: " + known + ")");
-  return diagnostics;
-}
 
 }  // namespace sim

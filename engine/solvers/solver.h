@@ -11,6 +11,7 @@
 
 #include "engine/core/diagnostics.h"
 #include "engine/core/math.h"
+#include "engine/solvers/solver_registry.h"
 
 namespace sim {
 
@@ -111,11 +112,5 @@ class Solver {
     return report;
   }
 };
-
-/// Solver names that MakeSolver knows ("nsn" in this version).
-std::vector<std::string> AvailableSolvers();
-
-/// The solver `name` configured from model.options.solver, or diagnostics naming the choices.
-Expected<std::unique_ptr<Solver>> MakeSolver(const std::string& name, const Model& model);
 
 }  // namespace sim

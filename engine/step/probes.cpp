@@ -1,6 +1,6 @@
 #include "engine/step/probes.h"
 
-#include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/dynamics/constraint_rows.h"
 
 namespace sim {
 
@@ -61,9 +61,8 @@ void EvaluateProbe(const Model& model, const State& state, int p, Real* values) 
       return;
     case ProbeKind::kJointPosition: {
       const int parent = model.joint_parent[t];
-      values[0] =
-          nsn::JointCoordinate(model, t, parent == kWorldBody ? Pose{} : state.body_X_WB[parent],
-                               state.body_X_WB[model.joint_child[t]]);
+      values[0] = JointCoordinate(model, t, parent == kWorldBody ? Pose{} : state.body_X_WB[parent],
+                                  state.body_X_WB[model.joint_child[t]]);
       return;
     }
     case ProbeKind::kJointVelocity:

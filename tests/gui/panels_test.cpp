@@ -21,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/visual/visual_frame.h"
 #include "tests/support/model_builder.h"
 #include "ui/panels/convergence_panel.h"
@@ -96,7 +97,7 @@ class PanelsTest : public testing::Test {
       lane.history = {StepSample{1, 1 / 120.0, 1 / 120.0, 3, 60, 4, 0.2}};
       snapshot.lanes.push_back(lane);
     }
-    snapshot.lanes[1].settings.ncp = NcpFunction::kMinMap;
+    snapshot.lanes[1].settings.Set("ncp", NcpFunction::kMinMap);
     return snapshot;
   }
 };
@@ -127,7 +128,8 @@ TEST_F(PanelsTest, SolverPanelShowsSettingsAndSendsOverridesPerLane) {
   // an edit of the Newton iterations goes to every lane by default
   QSpinBox* newton = nullptr;
   for (QSpinBox* spin : panel.findChildren<QSpinBox*>()) {
-    if (spin->value() == snapshot.lanes[0].settings.newton_iterations) newton = spin;
+    if (spin->value() == ReadNsnSettings(snapshot.lanes[0].settings).newton_iterations)
+      newton = spin;
   }
   ASSERT_NE(newton, nullptr);
   newton->setValue(9);

@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace {
 
 using sim::test_support::CommandResult;
 using sim::test_support::RunCommand;
+using sim::test_support::SharedDataDir;
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 
@@ -59,8 +61,9 @@ TEST(CliCheckTest, MissingFileExitsOne) {
 
 
 TEST(CliCheckTest, RealRobotUrdfParses) {
-  const std::string urdf = std::string(SIM_SHARED_DATA_DIR) +
-                           "/robots/allegro_hand_description/allegro_hand_description_right.urdf";
+  const std::string urdf =
+      SharedDataDir() + "/robots/allegro_hand_description/allegro_hand_description_right.urdf";
+  SIM_REQUIRE_SHARED_DATA(urdf);
   const CommandResult r = RunContactSim("check " + urdf);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("ok: urdf robot"));
@@ -80,7 +83,8 @@ TEST(CliCheckTest, BrokenUrdfExitsOne) {
 
 TEST(CliCheckTest, RealMeshReads) {
   const std::string mesh =
-      std::string(SIM_SHARED_DATA_DIR) + "/robots/fetch_description/meshes/base_link_collision.STL";
+      SharedDataDir() + "/robots/fetch_description/meshes/base_link_collision.STL";
+  SIM_REQUIRE_SHARED_DATA(mesh);
   const CommandResult r = RunContactSim("check " + mesh);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   // the STL stores 3 vertices per triangle; welded, it is a closed surface with a volume
@@ -92,7 +96,8 @@ TEST(CliCheckTest, RealMeshReads) {
 
 
 TEST(CliCheckTest, TetMeshSummary) {
-  const std::string mesh = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/sphere1K.msh";
+  const std::string mesh = SharedDataDir() + "/tetmesh/sphere1K.msh";
+  SIM_REQUIRE_SHARED_DATA(mesh);
   const CommandResult r = RunContactSim("check " + mesh);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("sphere1K.msh: ok: tet mesh 'sphere1K', 1760 nodes, 6851 tets, "

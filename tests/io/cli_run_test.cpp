@@ -14,6 +14,7 @@
 #include "engine/io/json_document.h"
 #include "engine/io/scene_file.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::io {
 namespace {
@@ -397,8 +398,9 @@ TEST_F(CliRunTest, ProbesAreRecordedEveryStep) {
 
 // a lone robot file runs in its default scene
 TEST_F(CliRunTest, RunTakesAUrdfFile) {
-  const std::string urdf = std::string(SIM_SHARED_DATA_DIR) +
+  const std::string urdf = test_support::SharedDataDir() +
                            "/robots/allegro_hand_description/allegro_hand_description_right.urdf";
+  SIM_REQUIRE_SHARED_DATA(urdf);
   const CommandResult r = RunContactSim("run " + urdf + " --steps 5");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("5 steps of"));

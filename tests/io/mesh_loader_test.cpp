@@ -10,11 +10,12 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::io {
 namespace {
 
-const std::string kRobots = std::string(SIM_SHARED_DATA_DIR) + "/robots";
+const std::string kRobots = test_support::SharedDataDir() + "/robots";
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() / name;

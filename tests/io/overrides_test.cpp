@@ -1,6 +1,7 @@
 // `--set PATH=VALUE` overrides and `--solvers` configs: every supported path changes exactly its
 // field, and every bad path or value is an error that names it and lists what is accepted.
 #include "engine/io/overrides.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 
 #include <string>
 
@@ -44,58 +45,71 @@ std::string ErrorOf(const std::string& assignment) {
 
 TEST(OverridesTest, EverySolverPathSetsItsField) {
   EXPECT_EQ(Applied("solver.dt=0.004").options.solver.dt, 0.004);
-  EXPECT_EQ(Applied("solver.newton_iterations=12").options.solver.newton_iterations, 12);
-  EXPECT_EQ(Applied("solver.linear_iterations=80").options.solver.linear_iterations, 80);
-  EXPECT_EQ(Applied("solver.linear_solver=pcr").options.solver.linear_solver,
+  EXPECT_EQ(
+      ReadNsnSettings(Applied("solver.newton_iterations=12").options.solver).newton_iterations, 12);
+  EXPECT_EQ(
+      ReadNsnSettings(Applied("solver.linear_iterations=80").options.solver).linear_iterations, 80);
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.linear_solver=pcr").options.solver).linear_solver,
             LinearSolverKind::kPcr);
-  EXPECT_EQ(Applied("solver.linear_solver=pcg").options.solver.linear_solver,
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.linear_solver=pcg").options.solver).linear_solver,
             LinearSolverKind::kPcg);
-  EXPECT_EQ(Applied("solver.linear_solver=jacobi").options.solver.linear_solver,
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.linear_solver=jacobi").options.solver).linear_solver,
             LinearSolverKind::kJacobi);
-  EXPECT_EQ(Applied("solver.linear_solver=gs").options.solver.linear_solver,
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.linear_solver=gs").options.solver).linear_solver,
             LinearSolverKind::kGaussSeidel);
-  EXPECT_EQ(Applied("solver.linear_solver=direct").options.solver.linear_solver,
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.linear_solver=direct").options.solver).linear_solver,
             LinearSolverKind::kDirect);
-  EXPECT_EQ(Applied("solver.ncp=min").options.solver.ncp, NcpFunction::kMinMap);
-  EXPECT_EQ(Applied("solver.ncp=fb").options.solver.ncp, NcpFunction::kFischerBurmeister);
-  EXPECT_EQ(Applied("solver.preconditioner=identity").options.solver.preconditioner,
-            ComplementarityScaling::kIdentity);
-  EXPECT_EQ(Applied("solver.preconditioner=dt2").options.solver.preconditioner,
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.ncp=min").options.solver).ncp, NcpFunction::kMinMap);
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.ncp=fb").options.solver).ncp,
+            NcpFunction::kFischerBurmeister);
+  EXPECT_EQ(
+      ReadNsnSettings(Applied("solver.preconditioner=identity").options.solver).preconditioner,
+      ComplementarityScaling::kIdentity);
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.preconditioner=dt2").options.solver).preconditioner,
             ComplementarityScaling::kTimeStepSquared);
-  EXPECT_EQ(Applied("solver.preconditioner=effective_mass").options.solver.preconditioner,
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.preconditioner=effective_mass").options.solver)
+                .preconditioner,
             ComplementarityScaling::kEffectiveMass);
-  EXPECT_EQ(Applied("solver.damping=1").options.solver.damping, 1.0);
-  EXPECT_TRUE(Applied("solver.line_search=true").options.solver.line_search);
-  EXPECT_TRUE(Applied("solver.line_search=1").options.solver.line_search);
-  EXPECT_FALSE(Applied("solver.geometric_stiffness=false").options.solver.geometric_stiffness);
-  EXPECT_FALSE(Applied("solver.geometric_stiffness=0").options.solver.geometric_stiffness);
-  EXPECT_EQ(Applied("solver.regularization=0").options.solver.regularization, 0.0);
-  EXPECT_EQ(Applied("solver.regularization=1e-8").options.solver.regularization, 1e-8);
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.damping=1").options.solver).damping, 1.0);
+  EXPECT_TRUE(ReadNsnSettings(Applied("solver.line_search=true").options.solver).line_search);
+  EXPECT_TRUE(ReadNsnSettings(Applied("solver.line_search=1").options.solver).line_search);
+  EXPECT_FALSE(ReadNsnSettings(Applied("solver.geometric_stiffness=false").options.solver)
+                   .geometric_stiffness);
+  EXPECT_FALSE(
+      ReadNsnSettings(Applied("solver.geometric_stiffness=0").options.solver).geometric_stiffness);
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.regularization=0").options.solver).regularization, 0.0);
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.regularization=1e-8").options.solver).regularization,
+            1e-8);
   EXPECT_EQ(Applied("solver.contact_margin=0.002").options.solver.contact_margin, 0.002);
-  EXPECT_FALSE(Applied("solver.warm_start=false").options.solver.warm_start);
-  EXPECT_EQ(Applied("solver.fem_compliance=diagonal").options.solver.fem_compliance,
-            FemComplianceMode::kDiagonal);
-  EXPECT_EQ(Applied("solver.fem_compliance=projected").options.solver.fem_compliance,
-            FemComplianceMode::kProjected);
-  EXPECT_FALSE(Applied("solver.fem_shear_rows=false").options.solver.fem_shear_rows);
-  EXPECT_EQ(Applied("solver.fem_preconditioner=woodbury").options.solver.fem_preconditioner,
+  EXPECT_FALSE(ReadNsnSettings(Applied("solver.warm_start=false").options.solver).warm_start);
+  EXPECT_EQ(
+      ReadNsnSettings(Applied("solver.fem_compliance=diagonal").options.solver).fem_compliance,
+      FemComplianceMode::kDiagonal);
+  EXPECT_EQ(
+      ReadNsnSettings(Applied("solver.fem_compliance=projected").options.solver).fem_compliance,
+      FemComplianceMode::kProjected);
+  EXPECT_FALSE(
+      ReadNsnSettings(Applied("solver.fem_shear_rows=false").options.solver).fem_shear_rows);
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.fem_preconditioner=woodbury").options.solver)
+                .fem_preconditioner,
             FemPreconditioner::kWoodbury);
-  EXPECT_EQ(Applied("solver.fem_preconditioner=jacobi").options.solver.fem_preconditioner,
+  EXPECT_EQ(ReadNsnSettings(Applied("solver.fem_preconditioner=jacobi").options.solver)
+                .fem_preconditioner,
             FemPreconditioner::kJacobi);
   EXPECT_THAT(ErrorOf("solver.fem_preconditioner=ilu"),
-              HasSubstr("expected one of jacobi, woodbury"));
+              HasSubstr("expected one of: jacobi, woodbury"));
   EXPECT_THAT(ErrorOf("solver.fem_compliance=exact"),
-              HasSubstr("solver.fem_compliance 'exact' is not valid: expected one of projected, "
+              HasSubstr("solver.fem_compliance 'exact' is not valid: expected one of: projected, "
                         "diagonal"));
 }
 
 
 TEST(OverridesTest, OnlyTheNamedFieldChanges) {
   const Model model = Applied("solver.ncp=min");
-  const SolverSettings defaults;
-  EXPECT_EQ(model.options.solver.dt, defaults.dt);
-  EXPECT_EQ(model.options.solver.linear_solver, defaults.linear_solver);
-  EXPECT_EQ(model.options.solver.newton_iterations, defaults.newton_iterations);
+  const NsnSettings defaults;
+  EXPECT_EQ(model.options.solver.dt, SolverOptions().dt);
+  EXPECT_EQ(ReadNsnSettings(model.options.solver).linear_solver, defaults.linear_solver);
+  EXPECT_EQ(ReadNsnSettings(model.options.solver).newton_iterations, defaults.newton_iterations);
 }
 
 
@@ -112,10 +126,10 @@ TEST(OverridesTest, GravityAndMaterialFriction) {
 TEST(OverridesTest, BadChoiceNamesTheValueAndListsTheChoices) {
   EXPECT_EQ(ErrorOf("solver.linear_solver=foo"),
             "--set solver.linear_solver=foo: error: solver.linear_solver 'foo' is not valid: "
-            "expected one of pcr, pcg, jacobi, gs, direct");
-  EXPECT_THAT(ErrorOf("solver.ncp=lcp"), HasSubstr("'lcp' is not valid: expected one of fb, min"));
+            "expected one of: pcr, pcg, jacobi, gs, direct");
+  EXPECT_THAT(ErrorOf("solver.ncp=lcp"), HasSubstr("'lcp' is not valid: expected one of: fb, min"));
   EXPECT_THAT(ErrorOf("solver.preconditioner=jacobi"),
-              HasSubstr("expected one of effective_mass, identity, dt2"));
+              HasSubstr("expected one of: effective_mass, identity, dt2"));
   EXPECT_THAT(ErrorOf("solver.line_search=yes"),
               HasSubstr("'yes' is not valid: expected one of true, false, 1, 0"));
   EXPECT_THAT(ErrorOf("solver.geometric_stiffness=on"), HasSubstr("one of true, false, 1, 0"));
@@ -123,17 +137,21 @@ TEST(OverridesTest, BadChoiceNamesTheValueAndListsTheChoices) {
 
 
 TEST(OverridesTest, OutOfRangeNumbersNameTheRange) {
+  // the ranges are the scene reader's: one descriptor table (engine/solvers/solver_options.h)
   EXPECT_EQ(ErrorOf("solver.dt=0.5"),
-            "--set solver.dt=0.5: error: solver.dt '0.5' is not valid: expected a time step in "
-            "(0, 0.1] s");
-  EXPECT_THAT(ErrorOf("solver.dt=0"), HasSubstr("(0, 0.1]"));
+            "--set solver.dt=0.5: error: solver.dt '0.5' is not valid: expected a value in "
+            "[1e-06, 0.1] s");
+  EXPECT_THAT(ErrorOf("solver.dt=0"), HasSubstr("[1e-06, 0.1]"));
+  EXPECT_THAT(ErrorOf("solver.dt=1e-300"), HasSubstr("[1e-06, 0.1]"));
   EXPECT_THAT(ErrorOf("solver.dt=abc"), HasSubstr("'abc' is not valid"));
-  EXPECT_THAT(ErrorOf("solver.newton_iterations=0"), HasSubstr("a positive integer"));
-  EXPECT_THAT(ErrorOf("solver.linear_iterations=2.5"), HasSubstr("a positive integer"));
+  EXPECT_THAT(ErrorOf("solver.newton_iterations=0"), HasSubstr("a whole number in [1, 1000]"));
+  EXPECT_THAT(ErrorOf("solver.linear_iterations=2.5"), HasSubstr("a whole number in [1, 10000]"));
+  EXPECT_THAT(ErrorOf("solver.linear_iterations=1000000"), HasSubstr("[1, 10000]"));
   EXPECT_THAT(ErrorOf("solver.damping=0"), HasSubstr("(0, 1]"));
   EXPECT_THAT(ErrorOf("solver.damping=1.5"), HasSubstr("(0, 1]"));
-  EXPECT_THAT(ErrorOf("solver.regularization=-1"), HasSubstr(">= 0"));
-  EXPECT_THAT(ErrorOf("solver.contact_margin=-0.1"), HasSubstr(">= 0 m"));
+  EXPECT_THAT(ErrorOf("solver.regularization=-1"), HasSubstr("[0, 1] 1/kg"));
+  EXPECT_THAT(ErrorOf("solver.contact_margin=-0.1"), HasSubstr("[0, 1] m"));
+  EXPECT_THAT(ErrorOf("solver.contact_margin=1e308"), HasSubstr("[0, 1] m"));
   EXPECT_THAT(ErrorOf("solver.contact_margin=nan"), HasSubstr("'nan' is not valid"));
   EXPECT_THAT(ErrorOf("gravity=0,0"), HasSubstr("three comma-separated numbers"));
   EXPECT_THAT(ErrorOf("materials.wood.friction=-0.1"), HasSubstr("a friction coefficient >= 0"));
@@ -145,7 +163,7 @@ TEST(OverridesTest, BadValueLeavesTheModelUnchanged) {
   Model model = TwoMaterialModel();
   EXPECT_TRUE(ApplyOverride("solver.dt=7", &model).has_errors());
   EXPECT_TRUE(ApplyOverride("gravity=1,2,x", &model).has_errors());
-  EXPECT_EQ(model.options.solver.dt, SolverSettings().dt);
+  EXPECT_EQ(model.options.solver.dt, SolverOptions().dt);
   EXPECT_EQ(model.options.gravity, ModelOptions().gravity);
 }
 
@@ -153,10 +171,11 @@ TEST(OverridesTest, BadValueLeavesTheModelUnchanged) {
 TEST(OverridesTest, UnknownPathListsTheSupportedPaths) {
   const std::string error = ErrorOf("solver.tolerance=1e-6");
   EXPECT_THAT(error, HasSubstr("--set solver.tolerance=1e-6: error: unknown path "
-                               "'solver.tolerance' (supported: solver.dt, "));
-  EXPECT_THAT(error, HasSubstr("solver.contact_margin, solver.warm_start, solver.fem_compliance, "
-                               "solver.fem_shear_rows, solver.fem_preconditioner, gravity, "
-                               "materials.<name>.friction"));
+                               "'solver.tolerance' (supported: solver.name, solver.dt, "
+                               "solver.contact_margin, solver.newton_iterations, "));
+  EXPECT_THAT(error, HasSubstr("solver.warm_start, solver.fem_compliance, "
+                               "solver.fem_shear_rows, solver.fem_preconditioner, "));
+  EXPECT_THAT(error, HasSubstr("gravity, materials.<name>.friction"));
   EXPECT_THAT(ErrorOf("camera.distance=3"), HasSubstr("unknown path 'camera.distance'"));
   EXPECT_THAT(ErrorOf("materials.wood.color=1"), HasSubstr("unknown path"));
   EXPECT_THAT(ErrorOf("solver.dt"), HasSubstr("expected PATH=VALUE"));
@@ -199,8 +218,8 @@ TEST(SolverConfigsTest, NamesAndSettings) {
 
   Model model;
   EXPECT_FALSE(ApplySolverConfig(configs.value()[1], &model).has_errors());
-  EXPECT_EQ(model.options.solver.linear_solver, LinearSolverKind::kJacobi);
-  EXPECT_EQ(model.options.solver.ncp, NcpFunction::kMinMap);
+  EXPECT_EQ(ReadNsnSettings(model.options.solver).linear_solver, LinearSolverKind::kJacobi);
+  EXPECT_EQ(ReadNsnSettings(model.options.solver).ncp, NcpFunction::kMinMap);
   EXPECT_EQ(model.options.solver.name, "nsn");
 }
 
@@ -225,7 +244,7 @@ TEST(SolverConfigsTest, MalformedEntriesAreErrors) {
   Model model;
   EXPECT_THAT(ApplySolverConfig(configs.value()[0], &model).Format(),
               HasSubstr("--solvers nsn:linear_solver=foo: error: solver.linear_solver 'foo' is "
-                        "not valid: expected one of pcr, pcg, jacobi, gs, direct"));
+                        "not valid: expected one of: pcr, pcg, jacobi, gs, direct"));
 }
 
 }  // namespace

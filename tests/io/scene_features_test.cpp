@@ -10,21 +10,22 @@
 #include <gtest/gtest.h>
 
 #include "engine/collision/collision.h"
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/geometry/collision_mesh.h"
 #include "engine/geometry/visual_mesh.h"
 #include "engine/io/default_scene.h"
 #include "engine/io/scene_file.h"
-#include "engine/solvers/nsn/constraint_rows.h"
 #include "engine/step/pipeline.h"
 #include "engine/step/probes.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::io {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kRobots = std::string(SIM_SHARED_DATA_DIR) + "/robots";
+const std::string kRobots = test_support::SharedDataDir() + "/robots";
 
 std::string Errors(const std::string& text) {
   Expected<Scene> scene = ParseScene(text, "s.json");
@@ -187,8 +188,8 @@ TEST(SceneFeaturesTest, JointsProbesAndCameras) {
   // the particle falls freely
   EXPECT_LT(log.samples[4].back(), 1.0);
   // the follower joint keeps θ_f = 2 θ_l + 0.1 (a rigid row; the default 6 iterations)
-  EXPECT_NEAR(nsn::JointCoordinate(model, 3, Pose{}, s.body_X_WB[3]),
-              2 * nsn::JointCoordinate(model, 2, Pose{}, s.body_X_WB[2]) + 0.1, 1e-4);
+  EXPECT_NEAR(JointCoordinate(model, 3, Pose{}, s.body_X_WB[3]),
+              2 * JointCoordinate(model, 2, Pose{}, s.body_X_WB[2]) + 0.1, 1e-4);
 }
 
 
@@ -207,9 +208,9 @@ TEST(SceneFeaturesTest, JointInitialPositions) {
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   const Model& model = *scene->model;
   const State& state = scene->initial_state;
-  EXPECT_NEAR(nsn::JointCoordinate(model, 0, Pose{}, state.body_X_WB[0]),
-              30 * 3.14159265358979 / 180, 1e-12);
-  EXPECT_NEAR(nsn::JointCoordinate(model, 1, Pose{}, state.body_X_WB[1]), 0.4, 1e-12);
+  EXPECT_NEAR(JointCoordinate(model, 0, Pose{}, state.body_X_WB[0]), 30 * 3.14159265358979 / 180,
+              1e-12);
+  EXPECT_NEAR(JointCoordinate(model, 1, Pose{}, state.body_X_WB[1]), 0.4, 1e-12);
   // 30° is outside [-10°, 10°]: a warning at the limits
   EXPECT_THAT(scene.diagnostics().Format(),
               HasSubstr("s.json:7: warning: joint 'hinge' starts outside its limits (its initial "
@@ -354,7 +355,7 @@ TEST(DefaultSceneTest, RobotMeshAndTetMeshOnTheGround) {
               kDefaultSceneClearance, 1e-6);
 
   // a tet mesh: a soft body above the ground
-  const std::string sphere = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/sphere1K.msh";
+  const std::string sphere = test_support::SharedDataDir() + "/tetmesh/sphere1K.msh";
   Expected<Scene> soft = LoadAnyScene(sphere);
   ASSERT_TRUE(soft.ok()) << soft.diagnostics().Format();
   ASSERT_EQ(soft->model->soft_bodies.size(), 1u);

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/io/scene_catalog.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 
 namespace sim::io {
 namespace {
@@ -113,8 +114,9 @@ TEST(SceneFileTest, ReadsEverySolverSetting) {
                                      "s.json");
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   EXPECT_TRUE(scene.diagnostics().empty()) << scene.diagnostics().Format();
-  const SolverSettings& solver = scene->model->options.solver;
-  EXPECT_DOUBLE_EQ(solver.dt, 0.004);
+  const SolverOptions& options = scene->model->options.solver;
+  const NsnSettings solver = ReadNsnSettings(options);
+  EXPECT_DOUBLE_EQ(options.dt, 0.004);
   EXPECT_EQ(solver.newton_iterations, 8);
   EXPECT_EQ(solver.linear_iterations, 40);
   EXPECT_EQ(solver.linear_solver, LinearSolverKind::kGaussSeidel);
@@ -125,7 +127,7 @@ TEST(SceneFileTest, ReadsEverySolverSetting) {
   EXPECT_DOUBLE_EQ(solver.regularization, 0.0);
   EXPECT_FALSE(solver.geometric_stiffness);
   EXPECT_FALSE(solver.warm_start);
-  EXPECT_DOUBLE_EQ(solver.contact_margin, 0.005);
+  EXPECT_DOUBLE_EQ(options.contact_margin, 0.005);
 }
 
 

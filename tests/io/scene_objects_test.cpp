@@ -6,8 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/io/scene_file.h"
-#include "engine/solvers/nsn/constraint_rows.h"
 #include "engine/step/pipeline.h"
 
 namespace sim::io {

@@ -7,8 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/io/scene_file.h"
-#include "engine/solvers/nsn/constraint_rows.h"
 #include "engine/step/pipeline.h"
 
 namespace sim::io {
@@ -144,7 +144,7 @@ TEST(SceneScriptTest, SimulationPlaysTheScript) {
     ASSERT_EQ(sim.Step().status & kStepNonFinite, 0u);
     const double t = sim.state().time;
     const Pose X_WC = sim.state().body_X_WB[model.joint_child[hinge]];
-    const double angle = nsn::JointCoordinate(model, hinge, Pose{}, X_WC);
+    const double angle = JointCoordinate(model, hinge, Pose{}, X_WC);
     // the script's own target at this time, from the header's smooth formula
     double target = -10 * deg;
     if (t <= 1) {
@@ -159,7 +159,7 @@ TEST(SceneScriptTest, SimulationPlaysTheScript) {
   // the rotation about +y carries the arm's far end down at positive angles; at the end it holds
   // -10°
   const Pose X_WC = sim.state().body_X_WB[model.joint_child[hinge]];
-  EXPECT_NEAR(nsn::JointCoordinate(model, hinge, Pose{}, X_WC), -10 * deg, 1e-3);
+  EXPECT_NEAR(JointCoordinate(model, hinge, Pose{}, X_WC), -10 * deg, 1e-3);
   // reset restarts the script from t = 0
   sim.Reset();
   sim.Step();

@@ -12,6 +12,7 @@
 #include "engine/geometry/convex_hull.h"
 #include "engine/io/scene_file.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::io {
 namespace {
@@ -172,7 +173,7 @@ TEST(SceneShapesTest, AnalyticSdfErrors) {
 }
 
 TEST(SceneShapesTest, TetMeshBecomesASoftBodyOfParticles) {
-  const std::string path = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/sphere1K.msh";
+  const std::string path = test_support::SharedDataDir() + "/tetmesh/sphere1K.msh";
   if (!std::filesystem::exists(path)) SIM_SKIP_OR_FAIL_IN_CI("tet mesh not found: " + path);
   Expected<Scene> scene = ParseScene(SceneWith(R"({"name": "tomato", "type": "tetmesh",
       "file": ")" + path + R"(", "scale": 0.08, "density": 1000, "position": [0, 0, 1],

@@ -13,9 +13,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/io/scene_catalog.h"
 #include "engine/io/scene_file.h"
-#include "engine/solvers/nsn/constraint_rows.h"
 #include "engine/step/pipeline.h"
 #include "tests/support/run_command.h"
 
@@ -161,8 +161,7 @@ constexpr double kRod = 0.05;  // rod between the crank end and the platform's b
 double NeedleAngle(const Simulation& sim) {
   const Model& model = sim.model();
   const int pivot = model.FindJoint("scale_needle_pivot");
-  return nsn::JointCoordinate(model, pivot, Pose{},
-                              sim.state().body_X_WB[model.joint_child[pivot]]);
+  return JointCoordinate(model, pivot, Pose{}, sim.state().body_X_WB[model.joint_child[pivot]]);
 }
 
 // the mass [kg] the needle reads: the platform sank m g / k, which the linkage turns into the
@@ -304,7 +303,7 @@ TEST(AllegroGraspTest, HandsKeepTheirObjectsWhenTurnedOver) {
   }
   const int wrist = model.FindJoint("wrist0");
   EXPECT_NEAR(
-      nsn::JointCoordinate(model, wrist, Pose{}, sim->state().body_X_WB[model.joint_child[wrist]]),
+      JointCoordinate(model, wrist, Pose{}, sim->state().body_X_WB[model.joint_child[wrist]]),
       -60 * std::numbers::pi / 180, 0.05);
 }
 

@@ -16,13 +16,14 @@
 #include "engine/io/scene_file.h"
 #include "engine/io/tetrahedralize.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::io {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kTetData = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/";
+const std::string kTetData = test_support::SharedDataDir() + "/tetmesh/";
 
 // total signed volume of a tet mesh [m³]
 Real TetVolume(const TetMesh& mesh) {

@@ -19,13 +19,14 @@
 
 #include "engine/geometry/tet_mesh.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::io {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kTetData = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/";
+const std::string kTetData = test_support::SharedDataDir() + "/tetmesh/";
 const std::string kData = std::string(SIM_SOURCE_DIR) + "/tests/data/";
 
 bool HaveTetData() { return std::filesystem::is_regular_file(kTetData + "sphere1K.msh"); }

@@ -9,21 +9,22 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/geometry/collision_mesh.h"
 #include "engine/geometry/convex_hull.h"
 #include "engine/geometry/visual_mesh.h"
 #include "engine/io/mesh_cache.h"
 #include "engine/io/scene_file.h"
 #include "engine/io/urdf_loader.h"
-#include "engine/solvers/nsn/constraint_rows.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::io {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kRobots = std::string(SIM_SHARED_DATA_DIR) + "/robots";
+const std::string kRobots = test_support::SharedDataDir() + "/robots";
 const std::string kFetch = kRobots + "/fetch_description/robots/fetch.urdf";
 const std::string kAllegro =
     kRobots + "/allegro_hand_description/allegro_hand_description_right.urdf";
@@ -276,8 +277,8 @@ TEST(UrdfFeaturesTest, JointTypesDampingFrictionAndMimic) {
   EXPECT_DOUBLE_EQ(model.joint_drive[coupling.leader].stiffness, 100);
   // the follower starts on its coupling: θ_b = −θ_a + 0.05 with θ_a = 0
   const auto coordinate = [&](const Converted& k, int j) {
-    return nsn::JointCoordinate(k.model, j, k.state.body_X_WB[k.model.joint_parent[j]],
-                                k.state.body_X_WB[k.model.joint_child[j]]);
+    return JointCoordinate(k.model, j, k.state.body_X_WB[k.model.joint_parent[j]],
+                           k.state.body_X_WB[k.model.joint_child[j]]);
   };
   EXPECT_NEAR(coordinate(c, coupling.follower), 0.05, 1e-12);
   RobotPlacement moved = placement;

@@ -13,16 +13,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/io/scene_file.h"
-#include "engine/solvers/nsn/constraint_rows.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::io {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kRobots = std::string(SIM_SHARED_DATA_DIR) + "/robots";
+const std::string kRobots = test_support::SharedDataDir() + "/robots";
 
 bool HaveRobots() { return std::filesystem::is_directory(kRobots + "/fetch_description"); }
 
@@ -281,8 +282,8 @@ TEST(UrdfConversionTest, ComFramesJointFramesAndInitialPosition) {
   EXPECT_LT(((X_WA * model.shape_X_BS[1]).p - expected_com).norm(), 1e-12);
 
   // joint coordinates equal the requested positions, and the frames coincide at q = 0
-  EXPECT_NEAR(nsn::JointCoordinate(model, 1, state.body_X_WB[0], state.body_X_WB[1]), 0.4, 1e-12);
-  EXPECT_NEAR(nsn::JointCoordinate(model, 0, Pose{}, state.body_X_WB[0]), 0, 1e-12);
+  EXPECT_NEAR(JointCoordinate(model, 1, state.body_X_WB[0], state.body_X_WB[1]), 0.4, 1e-12);
+  EXPECT_NEAR(JointCoordinate(model, 0, Pose{}, state.body_X_WB[0]), 0, 1e-12);
   placement.initial_positions.clear();
   Model model0;
   model0.materials.push_back(Material{.name = "default"});
@@ -341,8 +342,8 @@ TEST(UrdfSceneTest, AllegroSceneObject) {
   const int j = model.FindJoint("hand/joint_1.0");
   ASSERT_GE(j, 0);
   const State& s = loaded->initial_state;
-  EXPECT_NEAR(nsn::JointCoordinate(model, j, s.body_X_WB[model.joint_parent[j]],
-                                   s.body_X_WB[model.joint_child[j]]),
+  EXPECT_NEAR(JointCoordinate(model, j, s.body_X_WB[model.joint_parent[j]],
+                              s.body_X_WB[model.joint_child[j]]),
               0.3, 1e-9);
 }
 

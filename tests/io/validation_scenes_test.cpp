@@ -10,6 +10,8 @@
 
 #include "engine/io/scene_catalog.h"
 #include "engine/io/scene_file.h"
+#include "engine/solvers/nsn/nsn_settings.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::io {
 namespace {
@@ -84,8 +86,8 @@ TEST(ValidationScenesTest, HeavyStackIsLightestAtTheBottomWithRatio4096) {
   ASSERT_TRUE(scene.model);
   const Model& model = *scene.model;
   ASSERT_EQ(model.body_count(), 5);
-  EXPECT_EQ(model.options.solver.newton_iterations, 6);
-  EXPECT_EQ(model.options.solver.linear_iterations, 20);
+  EXPECT_EQ(ReadNsnSettings(model.options.solver).newton_iterations, 6);
+  EXPECT_EQ(ReadNsnSettings(model.options.solver).linear_iterations, 20);
   double below_top = 0;  // z of the top face of the block below
   for (int b = 0; b < 5; ++b) {
     EXPECT_DOUBLE_EQ(model.body_mass[b], std::pow(8.0, b + 1)) << model.body_name[b];
@@ -109,8 +111,8 @@ TEST(ValidationScenesTest, ArchHasTwentyFlushBlocksHeavierAtTheBottom) {
   const Model& model = *scene.model;
   const State& state = scene.initial_state;
   ASSERT_EQ(model.body_count(), 20);
-  EXPECT_EQ(model.options.solver.newton_iterations, 6);
-  EXPECT_EQ(model.options.solver.linear_iterations, 20);
+  EXPECT_EQ(ReadNsnSettings(model.options.solver).newton_iterations, 6);
+  EXPECT_EQ(ReadNsnSettings(model.options.solver).linear_iterations, 20);
   EXPECT_DOUBLE_EQ(model.materials[model.FindMaterial("contact")].friction, 0.6);
   const auto [lightest, heaviest] =
       std::minmax_element(model.body_mass.begin(), model.body_mass.end());
@@ -282,6 +284,8 @@ TEST(ValidationScenesTest, BoxOnSoftBlockIsAOneKilogramBoxWiderThanTheBlock) {
 
 // the FEM benchmark scene of issue 5 (not shipped: it reads the shared test data)
 TEST(ValidationScenesTest, SoftBallBenchmarkIsTheSharedSphereMesh) {
+  // the scene names ../shared/data/tetmesh/sphere1K.msh relative to itself
+  SIM_REQUIRE_SHARED_DATA(test_support::SharedDataDir() + "/tetmesh/sphere1K.msh");
   Expected<Scene> scene =
       LoadScene(std::string(SIM_SOURCE_DIR) + "/bench/scenes/soft_ball_sphere1k.json");
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();

@@ -1,7 +1,7 @@
 // A soft ball dropped on the ground at the project's default solver settings (issue 5): the shared
 // tet mesh sphere1K.msh (1760 nodes, 6851 tets) scaled to a 0.1 m radius, stable Neo-Hookean,
 // E = 1e5 Pa, ν = 0.45, ρ = 1000 kg/m³ (bench/scenes/soft_ball_sphere1k.json), released 2 cm above
-// the ground, with SolverSettings{} (6 Newton × 20 PCR iterations, Jacobi, α_damp = 0.75). The
+// the ground, with the default settings (6 Newton × 20 PCR iterations, Jacobi, α_damp = 0.75). The
 // impact used to diverge within a few steps (the geometric-stiffness secant of the element rows
 // grew the particle masses 10⁴-10⁷-fold, newton_system.cpp); the ball must land and settle.
 #include <algorithm>
@@ -12,12 +12,14 @@
 #include <gtest/gtest.h>
 
 #include "engine/io/scene_file.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/step/pipeline.h"
+#include "tests/support/shared_data.h"
 
 namespace sim {
 namespace {
 
-const std::string kBall = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/sphere1K.msh";
+const std::string kBall = test_support::SharedDataDir() + "/tetmesh/sphere1K.msh";
 
 constexpr Real kRadius = 0.1;    // the mesh has radius 0.5, scaled by 0.2 [m]
 constexpr Real kRelease = 0.12;  // centre height at release: 2 cm above the ground [m]
@@ -44,13 +46,14 @@ Real ParticleMass(const Model& model) {
 }
 
 TEST(SoftBallDropTest, LandsAndSettlesAtTheDefaultSolverSettings) {
+  SIM_REQUIRE_SHARED_DATA(kBall);
   Expected<io::Scene> scene = io::ParseScene(kScene, "ball.json");
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   const Model& model = *scene->model;
-  const SolverSettings defaults;
-  ASSERT_EQ(model.options.solver.newton_iterations, defaults.newton_iterations);
-  ASSERT_EQ(model.options.solver.linear_iterations, defaults.linear_iterations);
-  ASSERT_EQ(model.options.solver.fem_preconditioner, defaults.fem_preconditioner);
+  const NsnSettings defaults;
+  ASSERT_EQ(ReadNsnSettings(model.options.solver).newton_iterations, defaults.newton_iterations);
+  ASSERT_EQ(ReadNsnSettings(model.options.solver).linear_iterations, defaults.linear_iterations);
+  ASSERT_EQ(ReadNsnSettings(model.options.solver).fem_preconditioner, defaults.fem_preconditioner);
   const std::unique_ptr<Simulation> simulation = StartNsn(scene.value());
   ASSERT_TRUE(simulation);
   Simulation& sim = *simulation;

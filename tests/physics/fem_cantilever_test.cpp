@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/io/scene_file.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/step/pipeline.h"
 #include "tests/support/fem_static.h"
 
@@ -142,7 +143,7 @@ struct Hold {
 };
 
 Hold HoldStaticSolution(const io::Scene& scene, const Beam& beam, Real expected_scale,
-                        const SolverSettings& settings, Real* expected_out) {
+                        const SolverOptions& settings, Real* expected_out) {
   // the scene's beam and mesh, its tip weight detached and gravity off; a tip load of 0.5 % L
   // deflection, and the state started at the linear static solution of this mesh
   auto model = std::make_shared<Model>(*scene.model);
@@ -211,13 +212,13 @@ TEST_F(CantileverTest, WoodburyPreconditionerHoldsItAtAFourTimesLargerStep) {
   // the iterations, scenes/README.md); with the element block inverted exactly
   // (fem_preconditioner = woodbury) 10 iterations hold the same static solution at Δt = 1/120 s,
   // within the same 1 % / 5 % as above, where the diagonal with 10 iterations lets the beam go
-  SolverSettings settings = scene_.model->options.solver;
+  SolverOptions settings = scene_.model->options.solver;
   settings.dt = 1.0 / 120;
-  settings.linear_iterations = 10;
+  settings.Set("linear_iterations", 10);
   Real expected = 0;
-  settings.fem_preconditioner = FemPreconditioner::kWoodbury;
+  settings.Set("fem_preconditioner", FemPreconditioner::kWoodbury);
   const Hold woodbury = HoldStaticSolution(scene_, beam_, BeamTheory(1), settings, &expected);
-  settings.fem_preconditioner = FemPreconditioner::kJacobi;
+  settings.Set("fem_preconditioner", FemPreconditioner::kJacobi);
   const Hold jacobi = HoldStaticSolution(scene_, beam_, BeamTheory(1), settings, &expected);
   std::printf(
       "Δt = 1/120 s, 10 PCR iterations, %d steps: woodbury mean %.4f of the static tip "

@@ -533,7 +533,7 @@ TEST(FemRowsTest, WoodburyPreconditionerInvertsTheElementAndPointRowsExactly) {
   // 1e-9 relative), and PCR with it converges in one iteration
   RowsFixture f = DeformedCell();
   auto model = std::make_shared<Model>(*f.scene.model);
-  model->options.solver.fem_preconditioner = FemPreconditioner::kWoodbury;
+  model->options.solver.Set("fem_preconditioner", FemPreconditioner::kWoodbury);
   model->particle_fixed.assign(model->particle_count(), 0);
   model->particle_fixed[7] = 1;  // its DOFs drop out of K
   const State state = DeformedState(f);
@@ -599,8 +599,8 @@ std::pair<int, Real> ThreeRowExtension(bool geometric_stiffness) {
       io::LoadScene(std::string(SIM_SOURCE_DIR) + "/scenes/validation/material_extension.json");
   EXPECT_TRUE(scene.ok());
   auto model = std::make_shared<Model>(*scene->model);
-  model->options.solver.fem_shear_rows = false;
-  model->options.solver.geometric_stiffness = geometric_stiffness;
+  model->options.solver.Set("fem_shear_rows", false);
+  model->options.solver.Set("geometric_stiffness", geometric_stiffness);
   std::unique_ptr<Simulation> sim = Start(model, scene->initial_state);
   int non_finite = 0;
   Real residual = 0;

@@ -9,9 +9,10 @@
 #include <random>
 #include <vector>
 
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/model/model.h"
-#include "engine/solvers/nsn/constraint_rows.h"
 #include "engine/solvers/nsn/newton_system.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/solvers/nsn/nsn_solver.h"
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
@@ -46,7 +47,7 @@ Chain MakeChain(int links, Real amplitude, LinearSolverKind solver) {
   Model& model = chain.model;
   model = test_support::MakeEmptyModel();
   model.options.gravity = Vec3(0, 0, -kGravity);
-  model.options.solver.linear_solver = solver;
+  model.options.solver.Set("linear_solver", solver);
   const Real l = chain.link_length;
   const Real m = chain.link_mass;
   const Vec3 half(0.02, 0.02, l / 2);
@@ -129,7 +130,7 @@ TEST_P(PendulumChain, PeriodJointErrorAndEnergy) {
       ASSERT_EQ(report.status & kStepNonFinite, 0u) << report.message;
       max_joint_error = std::max(max_joint_error, report.max_joint_error);
       max_energy_gain = std::max(max_energy_gain, MechanicalEnergy(*model, sim.state()) - energy0);
-      angle.push_back(nsn::JointCoordinate(*model, 0, Pose{}, sim.state().body_X_WB[0]));
+      angle.push_back(JointCoordinate(*model, 0, Pose{}, sim.state().body_X_WB[0]));
     }
     const Real measured = MeasurePeriod(angle, dt);
     // 1 %: the bound; backward Euler's phase error (ωΔt)²/3 is ~0.1 % here

@@ -7,8 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/model/model.h"
-#include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/state/state.h"
 #include "engine/step/pipeline.h"
 #include "tests/support/jacobian_check.h"
@@ -24,11 +25,11 @@ constexpr Real kDt = 1.0 / 120;
 Model ConvergedModel(const Vec3& gravity) {
   Model model = test_support::MakeEmptyModel();
   model.options.gravity = gravity;
-  model.options.solver.newton_iterations = 30;
-  model.options.solver.linear_iterations = 100;
-  model.options.solver.linear_solver = LinearSolverKind::kDirect;
-  model.options.solver.damping = 1;
-  model.options.solver.regularization = 0;
+  model.options.solver.Set("newton_iterations", 30);
+  model.options.solver.Set("linear_iterations", 100);
+  model.options.solver.Set("linear_solver", LinearSolverKind::kDirect);
+  model.options.solver.Set("damping", 1);
+  model.options.solver.Set("regularization", 0);
   return model;
 }
 
@@ -41,7 +42,7 @@ std::unique_ptr<Simulation> Simulate(const Model& model, const State& state) {
 Real Coordinate(const Model& model, const State& state, int j) {
   const Pose X_WP =
       model.joint_parent[j] == kWorldBody ? Pose{} : state.body_X_WB[model.joint_parent[j]];
-  return nsn::JointCoordinate(model, j, X_WP, state.body_X_WB[model.joint_child[j]]);
+  return JointCoordinate(model, j, X_WP, state.body_X_WB[model.joint_child[j]]);
 }
 
 

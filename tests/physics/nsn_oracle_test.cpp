@@ -6,6 +6,7 @@
 
 #include "engine/model/model.h"
 #include "engine/solvers/nsn/ncp.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/solvers/nsn/nsn_solver.h"
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
@@ -103,9 +104,9 @@ class SlidingParticle : public ::testing::TestWithParam<NcpFunction> {
   void SetUp(const Vec3& velocity, Real mu_t, Real mu_b, int iterations) {
     model_ = test_support::MakeEmptyModel(0.5);
     model_.options.gravity = Vec3(0, 0, -kGravity);
-    model_.options.solver.ncp = GetParam();
-    model_.options.solver.newton_iterations = iterations;
-    model_.options.solver.linear_iterations = 10;
+    model_.options.solver.Set("ncp", GetParam());
+    model_.options.solver.Set("newton_iterations", iterations);
+    model_.options.solver.Set("linear_iterations", 10);
     test_support::AddParticle(&model_, &state_, "p", 10 / kGravity, 0.05, Vec3(0, 0, 0.05),
                               velocity);
     Contact contact;

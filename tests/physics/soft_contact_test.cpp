@@ -12,11 +12,12 @@
 #include "engine/model/model.h"
 #include "engine/state/state.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim {
 namespace {
 
-const std::string kTomato = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/sphere1K.msh";
+const std::string kTomato = test_support::SharedDataDir() + "/tetmesh/sphere1K.msh";
 constexpr Real kScale = 0.08;  // an 8 cm tomato (the mesh has radius 0.5)
 
 // world point of a contact side (a weighted particle point, or a body/world point)

@@ -10,6 +10,7 @@
 #include <new>
 
 #include "engine/model/model.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/step/pipeline.h"
 #include "tests/support/model_builder.h"
 
@@ -34,7 +35,7 @@ constexpr Real kNaN = std::numeric_limits<Real>::quiet_NaN();
 // a three-link revolute chain with a limit and a drive, plus a free particle
 std::unique_ptr<Simulation> MakeChainSimulation(LinearSolverKind solver) {
   Model model = test_support::MakeEmptyModel();
-  model.options.solver.linear_solver = solver;
+  model.options.solver.Set("linear_solver", solver);
   State state;
   const auto link = test_support::Box(Vec3(0.02, 0.02, 0.25));
   for (int i = 0; i < 3; ++i) {

@@ -10,15 +10,16 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/io/urdf_loader.h"
-#include "engine/solvers/nsn/constraint_rows.h"
 #include "engine/step/pipeline.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim {
 namespace {
 
-const std::string kRobots = std::string(SIM_SHARED_DATA_DIR) + "/robots";
+const std::string kRobots = test_support::SharedDataDir() + "/robots";
 
 // largest |q(t) − q(0)| over the robot's revolute/prismatic joints after `seconds`; -1 if a step
 // failed
@@ -45,8 +46,8 @@ double MaxJointDrift(const std::string& urdf, const io::RobotPlacement& placemen
     std::vector<double> q;
     for (int j = 0; j < model->joint_count(); ++j) {
       if (model->joint_type[j] == JointType::kFixed) continue;
-      q.push_back(nsn::JointCoordinate(*model, j, s.body_X_WB[model->joint_parent[j]],
-                                       s.body_X_WB[model->joint_child[j]]));
+      q.push_back(JointCoordinate(*model, j, s.body_X_WB[model->joint_parent[j]],
+                                  s.body_X_WB[model->joint_child[j]]));
     }
     return q;
   };

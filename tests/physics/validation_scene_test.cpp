@@ -72,7 +72,7 @@ InclineResult RunIncline(Real mu, Real seconds, LinearSolverKind solver, bool ch
   const int material = loaded.model->FindMaterial("contact");
   EXPECT_GE(material, 0);
   loaded.model->materials[material].friction = mu;
-  loaded.model->options.solver.linear_solver = solver;
+  loaded.model->options.solver.Set("linear_solver", solver);
   // downslope direction from the slope plane's normal (the only world shape)
   Vec3 normal = Vec3::UnitZ();
   for (int s = 0; s < loaded.model->shape_count(); ++s) {
@@ -167,7 +167,7 @@ struct StackResult {
 
 StackResult RunHeavyStack(LinearSolverKind solver, Real seconds) {
   Loaded loaded = LoadValidationScene("heavy_stack.json");
-  loaded.model->options.solver.linear_solver = solver;
+  loaded.model->options.solver.Set("linear_solver", solver);
   loaded.model->options.solver.dt = 1.0 / 120;
   int top = 0;
   for (int b = 0; b < loaded.model->body_count(); ++b) {
@@ -224,8 +224,8 @@ TEST(HeavyStack, RelaxationFailsWithTheSameBudget) {
 Real ArchDisplacement(int linear_iterations, Real from_time, Real to_time) {
   Loaded loaded = LoadValidationScene("arch.json");
   EXPECT_EQ(loaded.model->body_count(), 20);
-  loaded.model->options.solver.linear_solver = LinearSolverKind::kPcr;
-  loaded.model->options.solver.linear_iterations = linear_iterations;
+  loaded.model->options.solver.Set("linear_solver", LinearSolverKind::kPcr);
+  loaded.model->options.solver.Set("linear_iterations", linear_iterations);
   auto sim = Start(loaded);
   const Real dt = loaded.model->options.solver.dt;
   const int from_step = static_cast<int>(std::lround(from_time / dt));
@@ -265,7 +265,7 @@ TEST(SlidingParticleScene, SlidesAtTheConeLimitAndStops) {
   Loaded loaded = LoadValidationScene("sliding_particle.json");
   ASSERT_EQ(loaded.model->particle_count(), 1);
   // a converged budget: this checks the physics, not the interactive iteration count
-  loaded.model->options.solver.newton_iterations = 30;
+  loaded.model->options.solver.Set("newton_iterations", 30);
   auto sim = Start(loaded);
   const Real dt = loaded.model->options.solver.dt;
   const Real x0 = sim->state().particle_x_W[0].x();
@@ -345,7 +345,7 @@ TEST(LinearSubproblem, PcrResidualIsMonotoneAndBeatsRelaxation) {
   auto sim = Start(loaded);
   for (int s = 0; s < 30; ++s) sim->Step();
   // record the Schur system of the first Newton iteration of the next step
-  loaded.model->options.solver.newton_iterations = 1;
+  loaded.model->options.solver.Set("newton_iterations", 1);
   Contacts contacts = sim->contacts();
   SolverNsn solver(*loaded.model);
   State out;

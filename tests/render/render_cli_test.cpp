@@ -20,6 +20,7 @@
 #include "render/scene_markers.h"
 #include "tests/render/image_checks.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim::render {
 namespace {
@@ -236,7 +237,9 @@ TEST(RenderCli, ContactsViewDrawsMarkersAtTheSimulatedContacts) {
 
 
 TEST(RenderCli, StrainViewDrawsTheSoftBodyAndItsColourBar) {
-  // the soft ball under its lid after a few steps, in the strain view and the shaded one
+  // the soft ball under its lid after a few steps, in the strain view and the shaded one; the scene
+  // names ../shared/data/tetmesh/sphere1K.msh relative to itself
+  SIM_REQUIRE_SHARED_DATA(test_support::SharedDataDir() + "/tetmesh/sphere1K.msh");
   const std::string scene_path = std::string(SIM_SOURCE_DIR) + "/tests/data/render/soft_press.json";
   const std::string size = " --steps 2 --width 480 --height 270";
   const CliRender strain = RenderWithCli(scene_path, "--view strain" + size, "render_cli_strain");

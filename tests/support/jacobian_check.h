@@ -7,16 +7,16 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/solvers/nsn/newton_system.h"
 #include "engine/state/control.h"
 
 namespace sim::test_support {
 
 /// Dense Jacobian row over the generalized velocity (6 per body, 3 per particle).
-inline Eigen::VectorXd DenseRow(const nsn::Row& row, int bodies, int dofs) {
+inline Eigen::VectorXd DenseRow(const Row& row, int bodies, int dofs) {
   Eigen::VectorXd dense = Eigen::VectorXd::Zero(dofs);
-  for (const nsn::RowEnd& e : row.end) {
+  for (const RowEnd& e : row.end) {
     if (e.block < 0) continue;
     if (e.block < bodies) {
       dense.segment<3>(6 * e.block) += e.lin;
@@ -45,14 +45,14 @@ inline int CheckResidualJacobians(const Model& model, const State& state, const 
   system.SetLambda(lambda);
   system.SetVelocity(u);
   system.Assemble();
-  const std::vector<nsn::Row> rows = system.rows();
+  const std::vector<Row> rows = system.rows();
   const Eigen::VectorXd c_diag = system.compliance_diagonal();
 
   const Real h = 1e-7;
   int checked = 0;
   for (int i = 0; i < system.row_count(); ++i) {
     // friction rows use the lagged W (a fixed point, not a derivative): not checked here
-    if (system.row_type(i) == nsn::RowType::kFriction) continue;
+    if (system.row_type(i) == RowType::kFriction) continue;
     const Eigen::VectorXd analytic = DenseRow(rows[i], model.body_count(), dofs);
     Eigen::VectorXd numeric(dofs);
     for (int k = 0; k < dofs; ++k) {

@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/state/state.h"
 #include "tests/support/model_builder.h"
 
@@ -386,7 +387,7 @@ TEST(SimWorkerTest, BadCommandsBecomeDiagnosticsAndTheSceneRunsOn) {
       reader.WaitFor([&](const SimSnapshot& s) { return s.lanes[0].step > step + 10; });
   EXPECT_EQ(s.scene_generation, 1u) << "the failed load replaced the scene";
   EXPECT_EQ(s.model, scene.model);
-  EXPECT_EQ(s.lanes[0].settings.newton_iterations, 6);
+  EXPECT_EQ(ReadNsnSettings(s.lanes[0].settings).newton_iterations, 6);
   EXPECT_TRUE(s.running);
   const std::vector<Diagnostic> diagnostics = worker.TakeDiagnostics();
   ASSERT_GE(diagnostics.size(), 3u);
@@ -526,18 +527,19 @@ TEST(SimWorkerTest, ComparedLanesStepInLockstepSideBySide) {
   EXPECT_EQ(s.lanes[0].step, s.lanes[1].step);
   EXPECT_EQ(s.lanes[0].label, "nsn");
   EXPECT_EQ(s.lanes[1].label, "nsn:linear_solver=jacobi;newton_iterations=3");
-  EXPECT_EQ(s.lanes[1].settings.linear_solver, LinearSolverKind::kJacobi);
-  EXPECT_EQ(s.lanes[1].settings.newton_iterations, 3);
-  EXPECT_EQ(s.lanes[0].settings.newton_iterations, 6);
+  EXPECT_EQ(ReadNsnSettings(s.lanes[1].settings).linear_solver, LinearSolverKind::kJacobi);
+  EXPECT_EQ(ReadNsnSettings(s.lanes[1].settings).newton_iterations, 3);
+  EXPECT_EQ(ReadNsnSettings(s.lanes[0].settings).newton_iterations, 6);
   // drawn: the ground once, the box twice, lane 1's 2 m along +y
   ASSERT_EQ(s.frame.shapes.size(), 3u);
   EXPECT_NEAR(s.frame.shapes[2].X_WS[7] - s.frame.shapes[1].X_WS[7], 2.0f, 0.01f);
   // a solver setting for lane 1 only
   worker.Send(command::SetOverride{1, "solver.ncp=min"});
-  const SimSnapshot& after = reader.WaitFor(
-      [](const SimSnapshot& s) { return s.lanes[1].settings.ncp == NcpFunction::kMinMap; });
-  EXPECT_EQ(after.lanes[1].settings.ncp, NcpFunction::kMinMap);
-  EXPECT_EQ(after.lanes[0].settings.ncp, NcpFunction::kFischerBurmeister);
+  const SimSnapshot& after = reader.WaitFor([](const SimSnapshot& s) {
+    return ReadNsnSettings(s.lanes[1].settings).ncp == NcpFunction::kMinMap;
+  });
+  EXPECT_EQ(ReadNsnSettings(after.lanes[1].settings).ncp, NcpFunction::kMinMap);
+  EXPECT_EQ(ReadNsnSettings(after.lanes[0].settings).ncp, NcpFunction::kFischerBurmeister);
   // picking lane 1's box (at y = 2) selects the box
   worker.Send(command::Pick{Vec3(0, 2, 3), -Vec3::UnitZ()});
   EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.selected_body == 0; }).selected_body,

@@ -11,11 +11,12 @@
 #include "engine/fem/tet_elements.h"
 #include "engine/io/scene_file.h"
 #include "tests/support/run_command.h"
+#include "tests/support/shared_data.h"
 
 namespace sim {
 namespace {
 
-const std::string kBall = std::string(SIM_SHARED_DATA_DIR) + "/tetmesh/sphere1K.msh";
+const std::string kBall = test_support::SharedDataDir() + "/tetmesh/sphere1K.msh";
 
 class TetElementsTest : public ::testing::TestWithParam<FemMaterialModel> {
  protected:

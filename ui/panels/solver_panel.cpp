@@ -1,53 +1,69 @@
-// SolverPanel: live solver settings.
+// SolverPanel: live solver settings, generated from the descriptor tables.
 #include "ui/panels/solver_panel.h"
+
+#include <algorithm>
+#include <cmath>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "engine/solvers/solver.h"
+#include "engine/solvers/solver_registry.h"
 #include "ui/sim_worker.h"
 
 namespace sim::ui {
 
 namespace {
 
-// the values every settings field can take, in the order of the enums (model.h)
-const char* const kLinearSolvers[] = {"pcr", "pcg", "jacobi", "gs", "direct"};
-const char* const kLinearSolverTitles[] = {"PCR (conjugate residual)", "PCG (conjugate gradient)",
-                                           "Jacobi", "Gauss-Seidel", "Direct (LDLᵀ)"};
-const char* const kNcpFunctions[] = {"fb", "min"};
-const char* const kNcpTitles[] = {"Fischer-Burmeister", "min-map"};
-const char* const kPreconditioners[] = {"effective_mass", "identity", "dt2"};
-const char* const kPreconditionerTitles[] = {"effective mass", "identity (r = 1)", "r = Δt²"};
-
-// one string holding every shown field, to notice when the worker changed one
-std::string Signature(const SolverSettings& s) {
-  return s.name + "|" + std::to_string(s.dt) + "|" + std::to_string(s.newton_iterations) + "|" +
-         std::to_string(s.linear_iterations) + "|" +
-         std::to_string(static_cast<int>(s.linear_solver)) + "|" +
-         std::to_string(static_cast<int>(s.ncp)) + "|" +
-         std::to_string(static_cast<int>(s.preconditioner)) + "|" + std::to_string(s.damping) +
-         "|" + std::to_string(s.line_search) + std::to_string(s.geometric_stiffness) +
-         std::to_string(s.warm_start);
+// one string holding every shown value, to notice when the worker changed one
+std::string Signature(const SolverOptions& options) {
+  std::string signature;
+  for (const auto& [path, text] : SettingTexts(options)) signature += path + "=" + text + "|";
+  return signature;
 }
 
-QComboBox* MakeCombo(const char* const* values, const char* const* titles, int count,
-                     QWidget* parent) {
-  auto* combo = new QComboBox(parent);
-  for (int i = 0; i < count; ++i) {
-    combo->addItem(QString::fromUtf8(titles[i]), QString::fromLatin1(values[i]));
+
+// "newton_iterations" -> "Newton iterations" style label
+QString Label(std::string_view name) {
+  QString label = QString::fromLatin1(name.data(), static_cast<int>(name.size()));
+  label.replace(QLatin1Char('_'), QLatin1Char(' '));
+  if (!label.isEmpty()) label[0] = label[0].toUpper();
+  return label;
+}
+
+
+// decimals that show the default and the range's ends of a real setting
+int Decimals(const SettingDescriptor& d) {
+  const double smallest = std::min({d.default_value > 0 ? d.default_value : 1.0,
+                                    d.min > 0 ? d.min : 1.0, d.max > 0 ? d.max : 1.0});
+  return std::clamp(static_cast<int>(std::ceil(-std::log10(smallest))) + 3, 2, 10);
+}
+
+
+void ShowValue(QWidget* widget, const SettingDescriptor& d, double value) {
+  const QSignalBlocker blocker(widget);
+  switch (d.kind) {
+    case SettingKind::kReal:
+      static_cast<QDoubleSpinBox*>(widget)->setValue(value);
+      break;
+    case SettingKind::kInt:
+      static_cast<QSpinBox*>(widget)->setValue(static_cast<int>(value));
+      break;
+    case SettingKind::kBool:
+      static_cast<QCheckBox*>(widget)->setChecked(value != 0);
+      break;
+    case SettingKind::kChoice:
+      static_cast<QComboBox*>(widget)->setCurrentIndex(static_cast<int>(value));
+      break;
   }
-  return combo;
 }
-
-QString Bool(bool value) { return value ? QStringLiteral("true") : QStringLiteral("false"); }
 
 }  // namespace
 
@@ -55,91 +71,47 @@ QString Bool(bool value) { return value ? QStringLiteral("true") : QStringLitera
 SolverPanel::SolverPanel(QWidget* parent) : QDockWidget(tr("Solver"), parent) {
   setObjectName(QStringLiteral("SolverPanel"));
   form_ = new QWidget(this);
-  auto* layout = new QFormLayout(form_);
+  auto* column = new QVBoxLayout(form_);
+  auto* top = new QWidget(form_);
+  auto* layout = new QFormLayout(top);
   layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  column->addWidget(top);
 
-  lane_label_ = new QLabel(tr("Lane"), form_);
-  lane_ = new QComboBox(form_);
+  lane_label_ = new QLabel(tr("Lane"), top);
+  lane_ = new QComboBox(top);
   lane_->setToolTip(tr("Which compared lane an edit applies to"));
   layout->addRow(lane_label_, lane_);
 
-  solver_ = new QComboBox(form_);
-  for (const std::string& name : AvailableSolvers()) {
-    solver_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+  // the registered solvers; switching rebuilds the solver's section from its table
+  solver_ = new QComboBox(top);
+  for (const SolverInfo* info : SolverRegistry()) {
+    const QString name = QString::fromLatin1(info->name.data(), info->name.size());
+    solver_->addItem(name, name);
+    solver_->setItemData(solver_->count() - 1,
+                         QString::fromUtf8(info->summary.data(), info->summary.size()),
+                         Qt::ToolTipRole);
   }
   layout->addRow(tr("Solver"), solver_);
-
-  newton_iterations_ = new QSpinBox(form_);
-  newton_iterations_->setRange(1, 500);
-  newton_iterations_->setToolTip(tr("Outer (Newton) iterations per step; the paper uses 4-8"));
-  layout->addRow(tr("Newton iterations"), newton_iterations_);
-
-  linear_iterations_ = new QSpinBox(form_);
-  linear_iterations_->setRange(1, 5000);
-  linear_iterations_->setToolTip(tr("Inner iterations per Newton iteration; the paper: 10-80"));
-  layout->addRow(tr("Linear iterations"), linear_iterations_);
-
-  linear_solver_ = MakeCombo(kLinearSolvers, kLinearSolverTitles, 5, form_);
-  layout->addRow(tr("Linear solver"), linear_solver_);
-  ncp_ = MakeCombo(kNcpFunctions, kNcpTitles, 2, form_);
-  layout->addRow(tr("NCP function"), ncp_);
-  preconditioner_ = MakeCombo(kPreconditioners, kPreconditionerTitles, 3, form_);
-  preconditioner_->setToolTip(tr("Complementarity preconditioner r of the unilateral rows"));
-  layout->addRow(tr("Preconditioner"), preconditioner_);
-
-  dt_ms_ = new QDoubleSpinBox(form_);
-  dt_ms_->setRange(0.01, 100.0);
-  dt_ms_->setDecimals(3);
-  dt_ms_->setSuffix(tr(" ms"));
-  dt_ms_->setSingleStep(0.5);
-  layout->addRow(tr("Time step"), dt_ms_);
-
-  substeps_ = new QSpinBox(form_);
-  substeps_->setRange(1, 1000);
-  substeps_->setToolTip(tr("Steps taken between two published frames"));
-  layout->addRow(tr("Steps per frame"), substeps_);
-
-  damping_ = new QDoubleSpinBox(form_);
-  damping_->setRange(0.01, 1.0);
-  damping_->setDecimals(2);
-  damping_->setSingleStep(0.05);
-  damping_->setToolTip(tr("Constant Newton step fraction (unless line search is on)"));
-  layout->addRow(tr("Newton damping"), damping_);
-
-  line_search_ = new QCheckBox(tr("Line search"), form_);
-  geometric_stiffness_ = new QCheckBox(tr("Geometric stiffness"), form_);
-  warm_start_ = new QCheckBox(tr("Warm start"), form_);
-  layout->addRow(line_search_);
-  layout->addRow(geometric_stiffness_);
-  layout->addRow(warm_start_);
-
-  // edits: spin boxes report when the value is committed (Enter, focus out, arrows)
-  for (QSpinBox* spin : {newton_iterations_, linear_iterations_, substeps_}) {
-    spin->setKeyboardTracking(false);
-  }
-  for (QDoubleSpinBox* spin : {dt_ms_, damping_}) spin->setKeyboardTracking(false);
   connect(solver_, &QComboBox::activated, this,
           [this] { Emit("name", solver_->currentData().toString()); });
-  connect(newton_iterations_, &QSpinBox::valueChanged, this,
-          [this](int v) { Emit("newton_iterations", QString::number(v)); });
-  connect(linear_iterations_, &QSpinBox::valueChanged, this,
-          [this](int v) { Emit("linear_iterations", QString::number(v)); });
-  connect(linear_solver_, &QComboBox::activated, this,
-          [this] { Emit("linear_solver", linear_solver_->currentData().toString()); });
-  connect(ncp_, &QComboBox::activated, this,
-          [this] { Emit("ncp", ncp_->currentData().toString()); });
-  connect(preconditioner_, &QComboBox::activated, this,
-          [this] { Emit("preconditioner", preconditioner_->currentData().toString()); });
-  connect(dt_ms_, &QDoubleSpinBox::valueChanged, this,
-          [this](double ms) { Emit("dt", QString::number(ms / 1000.0, 'g', 12)); });
-  connect(damping_, &QDoubleSpinBox::valueChanged, this,
-          [this](double v) { Emit("damping", QString::number(v, 'g', 6)); });
-  connect(line_search_, &QCheckBox::clicked, this,
-          [this](bool v) { Emit("line_search", Bool(v)); });
-  connect(geometric_stiffness_, &QCheckBox::clicked, this,
-          [this](bool v) { Emit("geometric_stiffness", Bool(v)); });
-  connect(warm_start_, &QCheckBox::clicked, this, [this](bool v) { Emit("warm_start", Bool(v)); });
+
+  // the step's settings, then the steps per published frame (the worker's, not the model's)
+  for (const SettingDescriptor& d : StepSettingsTable()) {
+    step_widgets_.push_back(AddSettingWidget(std::string(d.name), d, top, layout));
+  }
+  substeps_ = new QSpinBox(top);
+  substeps_->setRange(1, 1000);
+  substeps_->setKeyboardTracking(false);
+  substeps_->setToolTip(tr("Steps taken between two published frames"));
+  layout->addRow(tr("Steps per frame"), substeps_);
   connect(substeps_, &QSpinBox::valueChanged, this, &SolverPanel::SubstepsChanged);
+
+  solver_box_ = new QGroupBox(form_);
+  new QVBoxLayout(solver_box_);
+  column->addWidget(solver_box_);
+  column->addStretch(1);
+  BuildSolverSection(SolverRegistry().empty() ? "" : std::string(SolverRegistry()[0]->name));
+
   // another lane selected: show its settings
   connect(lane_, &QComboBox::activated, this, [this] { shown_signature_.clear(); });
 
@@ -154,8 +126,87 @@ SolverPanel::SolverPanel(QWidget* parent) : QDockWidget(tr("Solver"), parent) {
 }
 
 
-void SolverPanel::Emit(const std::string& field, const QString& value) {
-  emit OverrideRequested(SelectedLane(), QString::fromStdString("solver." + field + "=") + value);
+SolverPanel::SettingWidget SolverPanel::AddSettingWidget(const std::string& path,
+                                                         const SettingDescriptor& d,
+                                                         QWidget* parent, QFormLayout* layout) {
+  const QString help = QString::fromUtf8(d.help.data(), static_cast<int>(d.help.size()));
+  const QString unit = QString::fromUtf8(d.unit.data(), static_cast<int>(d.unit.size()));
+  QWidget* widget = nullptr;
+  switch (d.kind) {
+    case SettingKind::kReal: {
+      auto* spin = new QDoubleSpinBox(parent);
+      spin->setDecimals(Decimals(d));
+      spin->setRange(d.min_exclusive ? d.min + std::pow(10.0, -spin->decimals()) : d.min, d.max);
+      spin->setSingleStep(
+          std::max(std::abs(d.default_value) / 10, std::pow(10.0, -spin->decimals())));
+      if (!unit.isEmpty()) spin->setSuffix(QStringLiteral(" ") + unit);
+      spin->setKeyboardTracking(false);
+      connect(spin, &QDoubleSpinBox::valueChanged, this,
+              [this, path](double v) { Emit(path, QString::number(v, 'g', 12)); });
+      widget = spin;
+      break;
+    }
+    case SettingKind::kInt: {
+      auto* spin = new QSpinBox(parent);
+      spin->setRange(static_cast<int>(d.min), static_cast<int>(d.max));
+      if (!unit.isEmpty()) spin->setSuffix(QStringLiteral(" ") + unit);
+      spin->setKeyboardTracking(false);
+      connect(spin, &QSpinBox::valueChanged, this,
+              [this, path](int v) { Emit(path, QString::number(v)); });
+      widget = spin;
+      break;
+    }
+    case SettingKind::kBool: {
+      auto* check = new QCheckBox(Label(d.name), parent);
+      connect(check, &QCheckBox::clicked, this, [this, path](bool v) {
+        Emit(path, v ? QStringLiteral("true") : QStringLiteral("false"));
+      });
+      widget = check;
+      break;
+    }
+    case SettingKind::kChoice: {
+      auto* combo = new QComboBox(parent);
+      for (std::string_view choice : d.choices) {
+        const QString name = QString::fromLatin1(choice.data(), static_cast<int>(choice.size()));
+        combo->addItem(name, name);
+      }
+      connect(combo, &QComboBox::activated, this,
+              [this, path, combo] { Emit(path, combo->currentData().toString()); });
+      widget = combo;
+      break;
+    }
+  }
+  widget->setToolTip(help);
+  if (d.kind == SettingKind::kBool) {
+    layout->addRow(widget);
+  } else {
+    layout->addRow(Label(d.name), widget);
+  }
+  ShowValue(widget, d, d.default_value);
+  return {path, &d, widget};
+}
+
+
+void SolverPanel::BuildSolverSection(const std::string& solver) {
+  if (solver == section_solver_ && solver_section_ != nullptr) return;
+  section_solver_ = solver;
+  solver_widgets_.clear();
+  delete solver_section_;
+  solver_section_ = new QWidget(solver_box_);
+  auto* layout = new QFormLayout(solver_section_);
+  layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  solver_box_->layout()->addWidget(solver_section_);
+  solver_box_->setTitle(tr("%1 settings").arg(QString::fromStdString(solver)));
+  const SolverInfo* info = FindSolver(solver);
+  if (info == nullptr) return;
+  for (const SettingDescriptor& d : info->settings()) {
+    solver_widgets_.push_back(AddSettingWidget(std::string(d.name), d, solver_section_, layout));
+  }
+}
+
+
+void SolverPanel::Emit(const std::string& path, const QString& value) {
+  emit OverrideRequested(SelectedLane(), QString::fromStdString("solver." + path + "=") + value);
   // show the worker's answer once it has applied (or rejected) the edit
   shown_signature_.clear();
 }
@@ -185,7 +236,7 @@ void SolverPanel::ShowSnapshot(const SimSnapshot& snapshot) {
     shown_signature_.clear();
   }
   const int lane = std::max(0, SelectedLane());
-  const SolverSettings& settings = snapshot.lanes[lane].settings;
+  const SolverOptions& settings = snapshot.lanes[lane].settings;
   const std::string signature = Signature(settings);
   if (signature != shown_signature_ || lane != shown_lane_) {
     ShowSettings(settings);
@@ -200,21 +251,20 @@ void SolverPanel::ShowSnapshot(const SimSnapshot& snapshot) {
 }
 
 
-void SolverPanel::ShowSettings(const SolverSettings& s) {
-  const QSignalBlocker b1(solver_), b2(newton_iterations_), b3(linear_iterations_),
-      b4(linear_solver_), b5(ncp_), b6(preconditioner_), b7(dt_ms_), b8(damping_), b9(line_search_),
-      b10(geometric_stiffness_), b11(warm_start_);
-  solver_->setCurrentIndex(solver_->findData(QString::fromStdString(s.name)));
-  newton_iterations_->setValue(s.newton_iterations);
-  linear_iterations_->setValue(s.linear_iterations);
-  linear_solver_->setCurrentIndex(static_cast<int>(s.linear_solver));
-  ncp_->setCurrentIndex(static_cast<int>(s.ncp));
-  preconditioner_->setCurrentIndex(static_cast<int>(s.preconditioner));
-  dt_ms_->setValue(s.dt * 1000.0);
-  damping_->setValue(s.damping);
-  line_search_->setChecked(s.line_search);
-  geometric_stiffness_->setChecked(s.geometric_stiffness);
-  warm_start_->setChecked(s.warm_start);
+void SolverPanel::ShowSettings(const SolverOptions& options) {
+  {
+    const QSignalBlocker blocker(solver_);
+    solver_->setCurrentIndex(solver_->findData(QString::fromStdString(options.name)));
+  }
+  for (int i = 0; i < static_cast<int>(step_widgets_.size()); ++i) {
+    ShowValue(step_widgets_[i].widget, *step_widgets_[i].descriptor, StepSettingValue(options, i));
+  }
+  BuildSolverSection(options.name);
+  if (const SettingValues* values = options.Find(options.name)) {
+    for (int i = 0; i < values->size() && i < static_cast<int>(solver_widgets_.size()); ++i) {
+      ShowValue(solver_widgets_[i].widget, *solver_widgets_[i].descriptor, (*values)[i]);
+    }
+  }
 }
 
 }  // namespace sim::ui

@@ -39,7 +39,7 @@
 #include <Eigen/SparseCore>
 
 #include "engine/core/math.h"
-#include "engine/solvers/nsn/constraint_rows.h"
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/solvers/nsn/element_rows.h"
 
 namespace sim::nsn {

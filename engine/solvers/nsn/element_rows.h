@@ -35,7 +35,7 @@
 // measures both, and the symmetric one is unbounded for unconverged multipliers at nearly equal
 // stretches (every tet of a ball near rest), which made the secant grow the particle masses
 // 10⁴-10⁷-fold at the impact of a dropped ball and the Newton iteration diverge (measured).
-// `SolverSettings::fem_shear_rows = false` gives the sources' three rows (the shear rows then sit
+// `solver.fem_shear_rows = false` gives the sources' three rows (the shear rows then sit
 // inactive, like inactive friction rows) and the secant of §10 for the element rows.
 //
 // Data layout: the rows live packed as a structure of arrays per group of kTetLanes tets (node
@@ -62,6 +62,7 @@
 #include "engine/core/math.h"
 #include "engine/fem/fem_material.h"
 #include "engine/model/model.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 
 namespace sim::nsn {
 

@@ -24,6 +24,7 @@
 
 #include "engine/core/math.h"
 #include "engine/model/model.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 
 namespace sim::nsn {
 

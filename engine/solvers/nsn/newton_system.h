@@ -28,18 +28,19 @@
 #include <vector>
 
 #include "engine/core/math.h"
+#include "engine/dynamics/body_blocks.h"
+#include "engine/dynamics/constraint_rows.h"
+#include "engine/dynamics/constraint_set.h"
 #include "engine/model/model.h"
-#include "engine/solvers/nsn/constraint_rows.h"
 #include "engine/solvers/nsn/element_preconditioner.h"
 #include "engine/solvers/nsn/element_rows.h"
 #include "engine/solvers/nsn/linear_solvers.h"
+#include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
 #include "engine/state/state.h"
 
 namespace sim::nsn {
-
-enum class RowType : unsigned char { kBilateral = 0, kUnilateral, kFriction };
 
 /// Convergence measures of the current iterate (see NewtonIterationRecord).
 struct IterateErrors {
@@ -54,7 +55,8 @@ class NewtonSystem final : public SchurOperator {
  public:
   /// Start of a step: q⁻, M̃ (world inertia at q⁻), ũ (gravity, external forces and the
   /// gyroscopic term), the row layout, and the starting iterate u = 0 (digest §8) with λ = 0 or,
-  /// with settings.warm_start, the previous step's multipliers carried in the State.
+  /// with settings.warm_start, the previous step's multipliers carried in the State. `in` must
+  /// outlive the step (WriteState reads it).
   void Begin(const Model& model, const State& in, const Control& control, const Contacts& contacts,
              Real dt);
 
@@ -92,26 +94,28 @@ class NewtonSystem final : public SchurOperator {
   void WriteContacts(Contacts* contacts) const;
 
   const IterateErrors& errors() const { return errors_; }
-  Real max_penetration() const;  ///< max(−C_n, 0) over contacts at the current iterate [m]
-  Real max_joint_error() const;  ///< max |c| over positional joint rows [m]
+  /// max(−C_n, 0) over contacts at the current iterate [m]
+  Real max_penetration() const { return constraints_.max_penetration(); }
+  /// max |c| over positional joint rows [m]
+  Real max_joint_error() const { return constraints_.max_joint_error(); }
   int active_contact_count() const;
   bool IsFinite() const;
 
   int row_count() const { return static_cast<int>(rows_.size()); }
-  int bilateral_row_count() const;
-  int unilateral_row_count() const;
-  int friction_row_count() const { return 2 * contact_count_; }
+  int bilateral_row_count() const { return constraints_.bilateral_row_count(); }
+  int unilateral_row_count() const { return constraints_.unilateral_row_count(); }
+  int friction_row_count() const { return 2 * constraints_.contact_count(); }
   /// FEM element rows (6 per tet), numbered after every other row: [row_count(), size()).
   int element_row_count() const { return elements_.row_count(); }
-  int dof_count() const { return static_cast<int>(dof_count_); }
+  int dof_count() const { return static_cast<int>(blocks_.dof_count()); }
 
   // direct access for tests (residual Jacobians by central differences)
   const std::vector<Row>& rows() const { return rows_; }
-  const std::vector<Row>& gradients() const { return gradients_; }
+  const std::vector<Row>& gradients() const { return constraints_.gradients(); }
   const VectorX& residual_h() const { return h_; }
   const VectorX& compliance_diagonal() const { return c_diag_; }
   const VectorX& lambda() const { return lambda_; }
-  RowType row_type(int i) const { return row_type_[i]; }
+  RowType row_type(int i) const { return constraints_.type(i); }
   /// Generalized velocity u as one vector (6 per body [v, ω], 3 per particle).
   void GetVelocity(VectorX* u) const;
   void SetVelocity(const VectorX& u);  ///< also moves q = q⁻ + Δt G u
@@ -134,80 +138,32 @@ class NewtonSystem final : public SchurOperator {
   void UpdatePreconditioner();
 
  private:
-  struct ContactInfo {
-    int block_a = -1, block_b = -1;  // body or first particle block (−1: static world)
-    Vec3 p_a = Vec3::Zero(), p_b = Vec3::Zero();  // body-frame points (world if static)
-    // particle sides: up to three particle blocks and their weights (block_x[0] == block_x)
-    std::array<int, 3> blocks_a = {-1, -1, -1}, blocks_b = {-1, -1, -1};
-    Vec3 weights_a = Vec3(1, 0, 0), weights_b = Vec3(1, 0, 0);
-    bool particles_a = false, particles_b = false;
-    Vec3 normal, tangent, bitangent;
-    Real thickness = 0, mu_t = 0, mu_b = 0;
-    Real radius_a = 0, radius_b = 0;  // round part of each side (points are cores)
-    Real gap = 0;                     // at the current iterate
-    std::uint64_t key = 0;            // ContactKey, for warm starting
-  };
-  struct BilateralInfo {
-    Real stiffness = 0;  // k; +inf for rigid rows [N/m]
-    Real damping = 0;    // d [N·s/m]
-    Real target_position = 0;
-    Real target_velocity = 0;
-    bool angular_target = false;  // wrap c − c* to (−π, π]
-    bool positional = false;      // counts towards the joint error in metres
-    Real friction_limit = 0;      // joint friction rows: the bound F [N or N·m]
-  };
-
   void WarmStart(const State& in);
-  Vec3 WorldPoint(int block, const Vec3& p, Vec3* lever) const;
-  /// World point of one contact side at the current iterate and its row description.
-  Vec3 ContactSidePoint(bool particles, const std::array<int, 3>& blocks, const Vec3& weights,
-                        int block, const Vec3& p, ContactRowSide* side) const;
   void ApplyInverseH(const std::vector<Vec3>& lin, const std::vector<Vec3>& ang,
                      std::vector<Vec3>* out_lin, std::vector<Vec3>* out_ang) const;
   void AccumulateJt(const VectorX& x, std::vector<Vec3>* lin, std::vector<Vec3>* ang) const;
-  Real EffectiveMass(const Row& row, bool with_shift) const;
-  void UpdatePositions();
-  void AssembleJointRows();
   /// A joint friction row (RowType::kFriction before the contact rows).
   void AssembleJointFrictionRow(int i);
-  /// Poses and blocks of joint j's bodies at the current iterate.
-  JointBodies JointBodiesAt(int j) const;
-  void AssembleAttachmentRows();
-  void AssembleContactRows();
   void BuildIncidence();
 
   const Model* model_ = nullptr;
-  const Control* control_ = nullptr;
+  const State* in_ = nullptr;  // the step's input (q⁻, u⁻)
   Real dt_ = 0;
-  SolverSettings settings_;
-  int body_count_ = 0;
-  int contact_count_ = 0;
-  long dof_count_ = 0;
-  State in_;  // copy of the step's input (q⁻, u⁻)
+  NsnSettings settings_;
+  BodyBlocks blocks_;          // M̃, ũ and the iterate (q, u); inv_mass carries the GS shift
+  ConstraintSet constraints_;  // layout, meaning, values and physical gradients of the rows
 
-  // DOF blocks: bodies [0, body_count), then particles
-  std::vector<unsigned char> block_fixed_, block_particle_;
-  std::vector<Real> block_mass_;
-  std::vector<Mat3> block_inertia_W_, block_inv_inertia_W_;
-  std::vector<Vec3> block_inv_mass_;  // H⁻¹ linear diagonal (includes the geometric stiffness)
-  std::vector<Vec3> block_gs_shift_;  // geometric stiffness shift [kg]
-  std::vector<Vec3> x0_, x_;          // positions at q⁻ and at the iterate [m]
-  std::vector<Quat> q0_, q_;          // orientations
-  std::vector<Vec3> v_, w_, v_tilde_, w_tilde_, dv_, dw_;
+  std::vector<Vec3> block_gs_shift_;  // geometric stiffness shift per block [kg]
+  std::vector<Vec3> dv_, dw_;         // Newton step Δu
   std::vector<Vec3> v_saved_, w_saved_, x_saved_, v_prev_;
   std::vector<Quat> q_saved_;
+  // per-block scratch of the products: Jᵀx (lin, ang) and H⁻¹Jᵀx (lin2, ang2)
   mutable std::vector<Vec3> scratch_lin_, scratch_ang_, scratch_lin2_, scratch_ang2_;
   std::vector<Vec3> g_lin_, g_ang_;  // momentum residual g [N·s]
 
   // rows
-  std::vector<Row> rows_;       // assembled J (NCP-scaled for unilateral rows)
-  std::vector<Row> gradients_;  // physical ∇c·G
+  std::vector<Row> rows_;  // assembled J (NCP-scaled for unilateral rows)
   std::vector<Row> gradients_prev_;
-  std::vector<RowType> row_type_;
-  std::vector<int> row_joint_;            // joint of a joint row, else −1
-  std::vector<BilateralInfo> bilateral_;  // per row (unused for other types)
-  std::vector<Real> value_;               // c or gap per row
-  std::vector<ContactInfo> contacts_;
   // The assembled J packed for the Schur products, rebuilt by each Assemble: by rows (the used
   // ends only) for J t, and by blocks for Jᵀx, so Jᵀx is a gather per block (no write conflicts
   // between threads) and both products stream through contiguous memory
@@ -220,14 +176,10 @@ class NewtonSystem final : public SchurOperator {
   std::vector<RowEnd> packed_ends_;
   std::vector<int> incidence_begin_, incidence_cursor_;
   std::vector<TransposedEnd> transposed_;
-  int attachment_row_begin_ = 0;  // first attachment row (after the joint rows)
-  int contact_row_begin_ = 0;     // first contact normal row
-  int friction_row_begin_ = 0;
   VectorX lambda_, lambda_saved_, c_diag_, h_, diag_;
   VectorX r_;              // complementarity scale per unilateral row / friction pair
   bool r_frozen_ = false;  // r is computed at the first assembly of the step
   std::vector<unsigned char> friction_active_;
-  std::vector<JointRow> joint_scratch_;
   ElementRows elements_;  // rows [row_count(), size())
   ElementPreconditioner element_preconditioner_;
 

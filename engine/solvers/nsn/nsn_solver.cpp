@@ -30,6 +30,19 @@ constexpr int kLineSearchHalvings = 6;
 }  // namespace
 
 
+const SolverInfo kNsnSolverInfo = {
+    "nsn",
+    "non-smooth Newton on the NCP of contacts, friction, joints and FEM (Macklin et al. 2019, "
+    "seed 002)",
+    kFeatureRigidBodies | kFeatureJoints | kFeatureContacts | kFeatureParticles |
+        kFeatureSoftBodies,
+    NsnSettingsTable,
+    [](const Model& model) -> std::unique_ptr<Solver> {
+      return std::make_unique<SolverNsn>(model);
+    },
+};
+
+
 SolverNsn::SolverNsn(const Model&) {}
 
 
@@ -54,7 +67,7 @@ Real SolverNsn::LineSearch(const nsn::VectorX& x, Real merit0, StepReport* repor
 void SolverNsn::Step(const Model& model, const State& in, const Control& control,
                      Contacts& contacts, Real dt, State* out, StepReport* report) {
   report->Reset();
-  const SolverSettings& settings = model.options.solver;
+  const NsnSettings settings = ReadNsnSettings(model.options.solver);
   Stopwatch stopwatch;
   system_.Begin(model, in, control, contacts, dt);
   double assembly_ms = stopwatch.ElapsedMs();

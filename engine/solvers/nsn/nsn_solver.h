@@ -21,8 +21,12 @@
 #include "engine/solvers/nsn/linear_solvers.h"
 #include "engine/solvers/nsn/newton_system.h"
 #include "engine/solvers/solver.h"
+#include "engine/solvers/solver_registry.h"
 
 namespace sim {
+
+/// The NSN solver's registration (engine/solvers/solver_registry.h).
+extern const SolverInfo kNsnSolverInfo;
 
 class SolverNsn final : public Solver {
  public:

@@ -1,0 +1,102 @@
+#include "engine/solvers/nsn/nsn_settings.h"
+
+#include "engine/solvers/solver_options.h"
+
+namespace sim {
+namespace {
+
+// choice names, in enum order (the table and the *Name functions read the same lists)
+// (constant-initialized arrays: safe to read during static initialization)
+constexpr std::string_view kLinearSolverNames[] = {"pcr", "pcg", "jacobi", "gs", "direct"};
+constexpr std::string_view kNcpNames[] = {"fb", "min"};
+constexpr std::string_view kScalingNames[] = {"effective_mass", "identity", "dt2"};
+constexpr std::string_view kComplianceNames[] = {"projected", "diagonal"};
+constexpr std::string_view kFemPreconditionerNames[] = {"jacobi", "woodbury"};
+
+template <std::size_t N>
+std::vector<std::string_view> Choices(const std::string_view (&names)[N]) {
+  return {std::begin(names), std::end(names)};
+}
+
+template <std::size_t N, typename Enum>
+const char* ChoiceName(const std::string_view (&names)[N], Enum value) {
+  const auto index = static_cast<std::size_t>(value);
+  return index < N ? names[index].data() : "?";
+}
+
+
+const std::vector<BoundSetting<NsnSettings>>& NsnBound() {
+  using K = SettingKind;
+  static const std::vector<BoundSetting<NsnSettings>> kBound = {
+      {{"newton_iterations", K::kInt, 6, 1, 1000, false, "",
+        "outer Newton iterations per step (§13: 4-8)"},
+       SIM_SETTING_FIELD(NsnSettings, newton_iterations)},
+      {{"linear_iterations", K::kInt, 20, 1, 10000, false, "",
+        "inner linear iterations per Newton iteration (§13: 10-80)"},
+       SIM_SETTING_FIELD(NsnSettings, linear_iterations)},
+      {{"linear_solver", K::kChoice, 0, 0, 0, false, "",
+        "inner solver of the Schur system: PCR, PCG, Jacobi, Gauss-Seidel or direct LDLT (§9)",
+        Choices(kLinearSolverNames)},
+       SIM_SETTING_FIELD(NsnSettings, linear_solver)},
+      {{"ncp", K::kChoice, 0, 0, 0, false, "", "NCP function: Fischer-Burmeister or min-map (§4)",
+        Choices(kNcpNames)},
+       SIM_SETTING_FIELD(NsnSettings, ncp)},
+      {{"preconditioner", K::kChoice, 0, 0, 0, false, "",
+        "complementarity scaling r: effective mass, 1 or dt^2 (§7)", Choices(kScalingNames)},
+       SIM_SETTING_FIELD(NsnSettings, preconditioner)},
+      {{"damping", K::kReal, 0.75, 0, 1, true, "", "constant Newton step fraction alpha (§8)"},
+       SIM_SETTING_FIELD(NsnSettings, damping)},
+      {{"line_search", K::kBool, 0, 0, 0, false, "",
+        "back-tracking on the residual norm instead of the constant step (§8)"},
+       SIM_SETTING_FIELD(NsnSettings, line_search)},
+      {{"regularization", K::kReal, 1e-6, 0, 1, false, "1/kg",
+        "identity shift of the Schur system (§6.7)"},
+       SIM_SETTING_FIELD(NsnSettings, regularization)},
+      {{"geometric_stiffness", K::kBool, 1, 0, 0, false, "",
+        "diagonal geometric stiffness on particle DOFs (§10)"},
+       SIM_SETTING_FIELD(NsnSettings, geometric_stiffness)},
+      {{"warm_start", K::kBool, 1, 0, 0, false, "",
+        "start from the last step's velocities and multipliers (the paper starts from zero)"},
+       SIM_SETTING_FIELD(NsnSettings, warm_start)},
+      {{"fem_compliance", K::kChoice, 0, 0, 0, false, "",
+        "positive-definite fix of the element Hessians: eigen-projection or diagonal (§2.7)",
+        Choices(kComplianceNames)},
+       SIM_SETTING_FIELD(NsnSettings, fem_compliance)},
+      {{"fem_shear_rows", K::kBool, 1, 0, 0, false, "",
+        "three shear rows per tet besides the three stretch rows (false: the paper's three)"},
+       SIM_SETTING_FIELD(NsnSettings, fem_shear_rows)},
+      {{"fem_preconditioner", K::kChoice, 0, 0, 0, false, "",
+        "preconditioner of the element rows: Schur diagonal or exact element block (Woodbury)",
+        Choices(kFemPreconditionerNames)},
+       SIM_SETTING_FIELD(NsnSettings, fem_preconditioner)},
+  };
+  return kBound;
+}
+
+}  // namespace
+
+
+const char* LinearSolverName(LinearSolverKind kind) { return ChoiceName(kLinearSolverNames, kind); }
+const char* NcpFunctionName(NcpFunction ncp) { return ChoiceName(kNcpNames, ncp); }
+const char* ScalingName(ComplementarityScaling r) { return ChoiceName(kScalingNames, r); }
+const char* FemComplianceModeName(FemComplianceMode mode) {
+  return ChoiceName(kComplianceNames, mode);
+}
+const char* FemPreconditionerName(FemPreconditioner kind) {
+  return ChoiceName(kFemPreconditionerNames, kind);
+}
+
+
+const SettingsTable& NsnSettingsTable() {
+  static const SettingsTable kTable = DescriptorsOf(NsnBound());
+  return kTable;
+}
+
+
+NsnSettings ReadNsnSettings(const SolverOptions& options) {
+  const SettingValues* values = options.Find("nsn");
+  if (values == nullptr) return NsnSettings{};
+  return StoreSettings(NsnBound(), *values, NsnSettings{});
+}
+
+}  // namespace sim

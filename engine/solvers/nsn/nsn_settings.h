@@ -1,0 +1,57 @@
+// Settings of the NSN solver: the enums of its choices, its typed settings struct and the
+// descriptor table that the scene reader, `--set`, the run report, the studio's solver panel and
+// docs/scene-format.md read (settings_table.h). Defaults are those of digest nsn-and-friction.md
+// §13 except where a help line says otherwise.
+#pragma once
+
+#include "engine/core/math.h"
+#include "engine/fem/fem_material.h"
+#include "engine/solvers/settings_table.h"
+
+namespace sim {
+
+struct SolverOptions;
+
+/// Inner linear solver of each Newton iteration (digest nsn-and-friction.md §9).
+enum class LinearSolverKind { kPcr = 0, kPcg, kJacobi, kGaussSeidel, kDirect };
+
+/// NCP function of the unilateral rows (digest §4.1-4.3).
+enum class NcpFunction { kFischerBurmeister = 0, kMinMap };
+
+/// Complementarity preconditioner r (digest §7): r = Δt²·[J M̃⁻¹ Jᵀ]_ii, r = 1, or r = Δt².
+enum class ComplementarityScaling { kEffectiveMass = 0, kIdentity, kTimeStepSquared };
+
+/// Preconditioner of the FEM element rows in the inner PCR/PCG solve: the Schur diagonal, or the
+/// exact inverse of the element block by the Woodbury identity (element_preconditioner.h).
+enum class FemPreconditioner { kJacobi = 0, kWoodbury };
+
+const char* LinearSolverName(LinearSolverKind kind);  ///< "pcr", "pcg", "jacobi", "gs", "direct"
+const char* NcpFunctionName(NcpFunction ncp);         ///< "fb", "min"
+const char* ScalingName(ComplementarityScaling r);    ///< "effective_mass", "identity", "dt2"
+const char* FemComplianceModeName(FemComplianceMode mode);  ///< "projected", "diagonal"
+const char* FemPreconditionerName(FemPreconditioner kind);  ///< "jacobi", "woodbury"
+
+/// The NSN solver's settings, typed (the values of NsnSettingsTable).
+struct NsnSettings {
+  int newton_iterations = 6;
+  int linear_iterations = 20;
+  LinearSolverKind linear_solver = LinearSolverKind::kPcr;
+  NcpFunction ncp = NcpFunction::kFischerBurmeister;
+  ComplementarityScaling preconditioner = ComplementarityScaling::kEffectiveMass;
+  Real damping = 0.75;  ///< constant Newton step fraction α_damp (§8) [-]
+  bool warm_start = true;
+  bool line_search = false;
+  Real regularization = 1e-6;  ///< ε identity shift of the Schur system (§6.7) [1/kg]
+  bool geometric_stiffness = true;
+  FemComplianceMode fem_compliance = FemComplianceMode::kProjected;
+  bool fem_shear_rows = true;
+  FemPreconditioner fem_preconditioner = FemPreconditioner::kJacobi;
+};
+
+/// The descriptor table of the NSN solver's settings.
+const SettingsTable& NsnSettingsTable();
+
+/// The NSN settings of `options` (its defaults where the options have none).
+NsnSettings ReadNsnSettings(const SolverOptions& options);
+
+}  // namespace sim
