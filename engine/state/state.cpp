@@ -1,5 +1,6 @@
 #include "engine/state/state.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/fem/tet_elements.h"
@@ -21,19 +22,58 @@ bool IsFinite(const State& state) {
       if (!v.allFinite()) return false;
     }
   }
-  for (const ContactImpulse& c : state.contact_impulses) {
-    if (!std::isfinite(c.normal) || !std::isfinite(c.friction[0]) ||
-        !std::isfinite(c.friction[1])) {
-      return false;
+  for (const WarmStartRecord& record : state.warm_starts) {
+    for (const ContactImpulse& c : record.contacts) {
+      if (!std::isfinite(c.normal) || !c.friction_W.allFinite()) return false;
+    }
+    for (const auto* rows : {&record.joint_rows, &record.element_rows}) {
+      for (Real lambda : *rows) {
+        if (!std::isfinite(lambda)) return false;
+      }
     }
   }
-  for (Real lambda : state.joint_lambda) {
-    if (!std::isfinite(lambda)) return false;
-  }
-  for (Real lambda : state.element_lambda) {
-    if (!std::isfinite(lambda)) return false;
-  }
   return true;
+}
+
+
+const WarmStartRecord* FindWarmStart(const State& state, std::string_view solver) {
+  for (const WarmStartRecord& record : state.warm_starts) {
+    if (record.solver == solver) return &record;
+  }
+  return nullptr;
+}
+
+
+WarmStartRecord& CarryWarmStarts(const State& in, std::string_view solver, State* out) {
+  const auto record_of = [out](std::string_view name) -> WarmStartRecord& {
+    for (WarmStartRecord& record : out->warm_starts) {
+      if (record.solver == name) return record;
+    }
+    out->warm_starts.push_back(WarmStartRecord{.solver = std::string(name)});
+    return out->warm_starts.back();
+  };
+  // drop what `in` no longer has, then copy the others' records and make room for this one's
+  std::erase_if(out->warm_starts, [&](const WarmStartRecord& record) {
+    return record.solver != solver && FindWarmStart(in, record.solver) == nullptr;
+  });
+  for (const WarmStartRecord& record : in.warm_starts) {
+    if (record.solver != solver) record_of(record.solver) = record;
+  }
+  return record_of(solver);
+}
+
+
+const ContactImpulse* FindContactImpulse(const WarmStartRecord& record, std::uint64_t key) {
+  const auto it =
+      std::lower_bound(record.contacts.begin(), record.contacts.end(), key,
+                       [](const ContactImpulse& entry, std::uint64_t k) { return entry.key < k; });
+  return it != record.contacts.end() && it->key == key ? &*it : nullptr;
+}
+
+
+void SortContactImpulses(std::vector<ContactImpulse>* contacts) {
+  std::sort(contacts->begin(), contacts->end(),
+            [](const ContactImpulse& x, const ContactImpulse& y) { return x.key < y.key; });
 }
 
 

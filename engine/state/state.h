@@ -1,8 +1,11 @@
 // State: exactly what is needed to continue a simulation bit for bit (time, body poses and twists,
-// particle positions and velocities). Copyable; only the simulation worker mutates it.
+// particle positions and velocities, and each solver's warm-start record). Copyable; only the
+// simulation worker mutates it.
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/core/math.h"
@@ -11,12 +14,26 @@ namespace sim {
 
 struct Model;
 
-/// Multipliers of one contact from the previous step, for warm starting (keyed by the contact's
-/// shape pair and feature, see ContactKey in contacts.h).
+/// Multipliers of one contact from the previous step, keyed by the contact's shape pair and
+/// feature (ContactKey in contacts.h). Friction is kept in the world frame, so it warm-starts
+/// correctly when the contact's tangent frame turns between steps.
 struct ContactImpulse {
   std::uint64_t key = 0;
-  Real normal = 0;            ///< λ_n [N]
-  Real friction[2] = {0, 0};  ///< λ_f along (tangent, bitangent) [N]
+  Real normal = 0;                 ///< λ_n [N]
+  Vec3 friction_W = Vec3::Zero();  ///< friction force, world frame [N]
+};
+
+/// What one solver carries from a step to the next to warm-start it, keyed by entity: contacts
+/// by feature pair, joint rows by their place in the model's joint layout, FEM element rows by
+/// tet. Written and read only by the solver it is tagged with, so switching solver never feeds
+/// one solver's multipliers to another.
+struct WarmStartRecord {
+  std::string solver;                    ///< the solver that wrote it ("nsn", "pgs")
+  std::vector<ContactImpulse> contacts;  ///< sorted by key
+  /// per joint, coupling and attachment row, in the order the model lays them out
+  /// (engine/dynamics/constraint_set.h) [N or N·m]
+  std::vector<Real> joint_rows;
+  std::vector<Real> element_rows;  ///< per tet, its rows in tet order [N·m]
 };
 
 struct State {
@@ -28,11 +45,23 @@ struct State {
   std::vector<Vec3> particle_x_W;  ///< particle positions, world frame [m]
   std::vector<Vec3> particle_v_W;  ///< particle velocities, world frame [m/s]
 
-  // warm-start data: the last step's multipliers (part of the state so a run resumes bit for bit)
-  std::vector<ContactImpulse> contact_impulses;  ///< sorted by key
-  std::vector<Real> joint_lambda;                ///< one per joint row, in model row order [N]
-  std::vector<Real> element_lambda;              ///< 6 per FEM tet (element_rows.h) [N·m]
+  /// each solver's warm-start record, at most one per solver (part of the state so a run
+  /// resumes bit for bit)
+  std::vector<WarmStartRecord> warm_starts;
 };
+
+/// The warm-start record `solver` wrote into `state`, or nullptr.
+const WarmStartRecord* FindWarmStart(const State& state, std::string_view solver);
+
+/// The record of `solver` in `*out`, for the solver to write at the end of a step from `in`: the
+/// other solvers' records pass from `in` to `*out` unchanged (vector capacity reused).
+WarmStartRecord& CarryWarmStarts(const State& in, std::string_view solver, State* out);
+
+/// The entry of `record` with contact key `key`, or nullptr (contacts are sorted by key).
+const ContactImpulse* FindContactImpulse(const WarmStartRecord& record, std::uint64_t key);
+
+/// Sorts contact impulses by key (what FindContactImpulse expects).
+void SortContactImpulses(std::vector<ContactImpulse>* contacts);
 
 /// True when every number in the state is finite and every quaternion has a sane norm.
 bool IsFinite(const State& state);

@@ -205,7 +205,7 @@ TEST_F(CliRunTest, BadSetValueExitsTwoNamingItAndTheChoices) {
       RunContactSim("run " + kDefaultScene + " --steps 3 --set solver.linear_solver=foo");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("--set solver.linear_solver=foo: error: solver.linear_solver "
-                                  "'foo' is not valid: expected one of pcr, pcg, jacobi, gs, "
+                                  "'foo' is not valid: expected one of: pcr, pcg, jacobi, gs, "
                                   "direct"));
 }
 
@@ -314,7 +314,7 @@ TEST_F(CliRunTest, CompareBadConfigExitsTwo) {
       RunContactSim("compare " + kDefaultScene + " --solvers 'nsn,nsn:linear_solver=foo'");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("--solvers nsn:linear_solver=foo: error: solver.linear_solver "
-                                  "'foo' is not valid: expected one of pcr"));
+                                  "'foo' is not valid: expected one of: pcr"));
 }
 
 

@@ -230,10 +230,12 @@ TEST_P(FemSolverTest, HangingBlockIsCarriedByItsAttachments) {
   EXPECT_LT(drift, 1e-6);
   EXPECT_LT(sim->report().max_joint_error, 1e-6);
   // the attachment rows carry the weight: Σ λ_z over them (the force on the particles, the rows
-  // being c = x_p − X_WB p_B after the joint rows of State::joint_lambda)
+  // being c = x_p − X_WB p_B after the joint rows of NSN's warm-start record)
   Real mass = 0;
   for (int p = 0; p < model.particle_count(); ++p) mass += model.particle_mass[p];
-  const std::vector<Real>& lambda = sim->state().joint_lambda;
+  const WarmStartRecord* record = FindWarmStart(sim->state(), "nsn");
+  ASSERT_NE(record, nullptr);
+  const std::vector<Real>& lambda = record->joint_rows;
   ASSERT_EQ(static_cast<int>(lambda.size()), 3 * model.attachment_count());
   Real lift = 0;
   for (int a = 0; a < model.attachment_count(); ++a) lift += lambda[3 * a + 2];

@@ -51,27 +51,31 @@ void NewtonSystem::WarmStart(const State& in) {
   // velocities from the last step too: λ from a sliding contact with u = 0 would read as "stick
   // beyond the cone" and the friction fixed point would settle on the wrong branch
   blocks_.StartFromInputVelocities(in);
+  const WarmStartRecord* record = FindWarmStart(in, "nsn");
+  if (record == nullptr) return;
 
   // joint rows by position (their layout is fixed by the model)
   const int joint_rows = constraints_.contact_row_begin();
-  if (static_cast<int>(in.joint_lambda.size()) == joint_rows) {
-    for (int i = 0; i < joint_rows; ++i) lambda_(i) = in.joint_lambda[i];
+  if (static_cast<int>(record->joint_rows.size()) == joint_rows) {
+    for (int i = 0; i < joint_rows; ++i) lambda_(i) = record->joint_rows[i];
   }
-  // contacts by key: the same shape pair and feature as in the previous step
-  const auto& cache = in.contact_impulses;
+  // contacts by key; friction from its world-frame force, onto this step's tangent frame
   for (int c = 0; c < constraints_.contact_count(); ++c) {
-    const std::uint64_t key = constraints_.contact(c).key;
-    const auto it = std::lower_bound(
-        cache.begin(), cache.end(), key,
-        [](const ContactImpulse& entry, std::uint64_t k) { return entry.key < k; });
-    if (it == cache.end() || it->key != key) continue;
-    lambda_(constraints_.normal_row(c)) = it->normal;
-    lambda_(constraints_.friction_row(c)) = it->friction[0];
-    lambda_(constraints_.friction_row(c) + 1) = it->friction[1];
+    const ContactInfo& info = constraints_.contact(c);
+    const ContactImpulse* cached = FindContactImpulse(*record, info.key);
+    if (cached == nullptr) continue;
+    lambda_(constraints_.normal_row(c)) = cached->normal;
+    lambda_(constraints_.friction_row(c)) = cached->friction_W.dot(info.tangent);
+    lambda_(constraints_.friction_row(c) + 1) = cached->friction_W.dot(info.bitangent);
   }
-  // element rows by position (their layout is fixed by the model)
-  if (static_cast<int>(in.element_lambda.size()) == elements_.row_count()) {
-    for (int i = 0; i < elements_.row_count(); ++i) lambda_(row_count() + i) = in.element_lambda[i];
+  // element rows by tet (the lane order of the rows is NSN's own)
+  if (static_cast<int>(record->element_rows.size()) == elements_.row_count()) {
+    for (int e = 0; e < elements_.tet_count(); ++e) {
+      for (int r = 0; r < kElementRows; ++r) {
+        lambda_(row_count() + elements_.RowIndex(e, r)) =
+            record->element_rows[kElementRows * e + r];
+      }
+    }
   }
 }
 
@@ -520,25 +524,29 @@ void NewtonSystem::UpdateGeometricStiffness() {
 
 void NewtonSystem::WriteState(State* out) const {
   blocks_.WriteState(*model_, *in_, out);
-  // warm-start data for the next step
+  // warm-start record for the next step, keyed by entity
+  WarmStartRecord& record = CarryWarmStarts(*in_, "nsn", out);
   const int joint_rows = constraints_.contact_row_begin();
-  out->joint_lambda.resize(joint_rows);
-  for (int i = 0; i < joint_rows; ++i) out->joint_lambda[i] = lambda_(i);
-  out->element_lambda.resize(element_row_count());
-  for (int i = 0; i < element_row_count(); ++i) out->element_lambda[i] = lambda_(row_count() + i);
-  out->contact_impulses.clear();
+  record.joint_rows.assign(lambda_.data(), lambda_.data() + joint_rows);
+  record.element_rows.resize(element_row_count());
+  for (int e = 0; e < elements_.tet_count(); ++e) {
+    for (int r = 0; r < kElementRows; ++r) {
+      record.element_rows[kElementRows * e + r] = lambda_(row_count() + elements_.RowIndex(e, r));
+    }
+  }
+  record.contacts.clear();
   for (int c = 0; c < constraints_.contact_count(); ++c) {
     const Real normal = lambda_(constraints_.normal_row(c));
     if (!(normal > 0)) continue;  // separated: nothing worth carrying over
+    const ContactInfo& info = constraints_.contact(c);
     ContactImpulse impulse;
-    impulse.key = constraints_.contact(c).key;
+    impulse.key = info.key;
     impulse.normal = normal;
-    impulse.friction[0] = lambda_(constraints_.friction_row(c));
-    impulse.friction[1] = lambda_(constraints_.friction_row(c) + 1);
-    out->contact_impulses.push_back(impulse);
+    impulse.friction_W = lambda_(constraints_.friction_row(c)) * info.tangent +
+                         lambda_(constraints_.friction_row(c) + 1) * info.bitangent;
+    record.contacts.push_back(impulse);
   }
-  std::sort(out->contact_impulses.begin(), out->contact_impulses.end(),
-            [](const ContactImpulse& x, const ContactImpulse& y) { return x.key < y.key; });
+  SortContactImpulses(&record.contacts);
 }
 
 
