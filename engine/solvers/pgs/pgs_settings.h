@@ -1,0 +1,36 @@
+// Settings of the projected Gauss-Seidel solver: its typed struct and the descriptor table the
+// scene reader, `--set`, the run report, the studio's solver panel and docs/scene-format.md read
+// (settings_table.h).
+#pragma once
+
+#include "engine/core/math.h"
+#include "engine/solvers/settings_table.h"
+
+namespace sim {
+
+struct SolverOptions;
+
+/// How PGS removes penetration (joints always use Baumgarte, as in Bullet).
+enum class PgsPositionCorrection {
+  /// a velocity bias β·c/Δt in the rows themselves (adds energy to what it corrects)
+  kBaumgarte = 0,
+  /// a second solve on pseudo-velocities that move positions only (Catto 2006, Bullet)
+  kSplitImpulse,
+};
+
+struct PgsSettings {
+  int iterations = 20;  ///< Gauss-Seidel sweeps over all rows per step
+  bool warm_start = true;
+  PgsPositionCorrection position_correction = PgsPositionCorrection::kSplitImpulse;
+  Real baumgarte = 0.2;  ///< fraction β of the position error removed per step [-]
+  Real slop = 0.0005;    ///< penetration left uncorrected, against jitter [m]
+  Real tolerance = 0;    ///< stop when no row's impulse changes more than this [N·s] (0: never)
+};
+
+/// The descriptor table of the PGS solver's settings.
+const SettingsTable& PgsSettingsTable();
+
+/// The PGS settings of `options` (its defaults where the options have none).
+PgsSettings ReadPgsSettings(const SolverOptions& options);
+
+}  // namespace sim
