@@ -18,6 +18,8 @@
 #include "engine/io/file_check.h"
 #include "engine/io/scene_catalog.h"
 #include "engine/io/scene_file.h"
+#include "engine/solvers/solver_options.h"
+#include "engine/solvers/solver_registry.h"
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 #include "render/offscreen_renderer.h"
@@ -135,6 +137,20 @@ int RunRender(const RenderCommandOptions& options) {
 }  // namespace
 
 
+// `solvers`: one line per registered solver, or (--markdown) every settings table
+int RunSolvers(bool markdown) {
+  if (markdown) {
+    std::fputs(sim::SettingsMarkdown().c_str(), stdout);
+    return 0;
+  }
+  for (const sim::SolverInfo* info : sim::SolverRegistry()) {
+    std::printf("%-6s %.*s\n", std::string(info->name).c_str(),
+                static_cast<int>(info->summary.size()), info->summary.data());
+  }
+  return 0;
+}
+
+
 int main(int argc, char** argv) {
   CLI::App app{
       "contact-sim: headless runs, comparisons, benchmarks, rendering and file checks "
@@ -147,7 +163,7 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "simulate a scene headless and report");
   run->add_option("scene", run_options.scene, "scene file")->required();
   run->add_option("--solver", run_options.solver,
-                  "solver name (nsn, pgs, primal, dual, add, pbti, lcp); default: the scene's");
+                  "solver name (see `contact-sim solvers`); default: the scene's");
   run->add_option("--backend", run_options.backend, "cpu or cuda (cuda falls back to cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   CLI::Option* run_steps = run->add_option("--steps", run_options.steps, "number of steps")
@@ -221,6 +237,11 @@ int main(int argc, char** argv) {
   CLI::App* scenes = app.add_subcommand("scenes", "list the shipped scenes");
   scenes->add_option("--scenes-dir", scenes_dir, "directory to list instead of the shipped one");
 
+  bool markdown = false;
+  CLI::App* solvers = app.add_subcommand("solvers", "list the solvers and their settings");
+  solvers->add_flag("--markdown", markdown,
+                    "print every solver's settings table as markdown (docs/scene-format.md)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -235,6 +256,7 @@ int main(int argc, char** argv) {
   }
 
   if (*scenes) return RunScenes(argv[0], scenes_dir);
+  if (*solvers) return RunSolvers(markdown);
   if (*check) return RunCheck(check_files);
   if (*render) return RunRender(render_command);
   if (*run) {

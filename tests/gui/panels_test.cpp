@@ -14,6 +14,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineSeries>
 #include <QSlider>
 #include <QSpinBox>
@@ -150,6 +151,51 @@ TEST_F(PanelsTest, SolverPanelShowsSettingsAndSendsOverridesPerLane) {
   // a rejected edit springs back to what the worker reports
   panel.ShowSnapshot(snapshot);
   EXPECT_EQ(ncp->currentData().toString(), QStringLiteral("min"));
+}
+
+
+TEST_F(PanelsTest, SolverPanelShowsTheRunningSolversOwnSettings) {
+  // the solver's section is generated from its descriptor table: NSN's Newton iterations, then,
+  // once the worker reports the lane switched to PGS, PGS's sweeps and position correction
+  SolverPanel panel;
+  panel.show();
+  std::vector<QString> sent;
+  QObject::connect(&panel, &SolverPanel::OverrideRequested,
+                   [&](int, const QString& assignment) { sent.push_back(assignment); });
+  SimSnapshot snapshot = MakeSnapshot();
+  snapshot.lanes.resize(1);
+  panel.ShowSnapshot(snapshot);
+  const auto has_setting = [&](const char* label) {
+    for (QLabel* text : panel.findChildren<QLabel*>()) {
+      if (text->text() == QString::fromLatin1(label) && text->isVisibleTo(&panel)) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(has_setting("Newton iterations"));
+  EXPECT_FALSE(has_setting("Position correction"));
+  // the solver combo sends the switch
+  QComboBox* solver = nullptr;
+  for (QComboBox* combo : panel.findChildren<QComboBox*>()) {
+    if (combo->findData(QStringLiteral("pgs")) >= 0) solver = combo;
+  }
+  ASSERT_NE(solver, nullptr);
+  solver->setCurrentIndex(solver->findData(QStringLiteral("pgs")));
+  emit solver->activated(solver->currentIndex());
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0], QStringLiteral("solver.name=pgs"));
+  // the worker's answer: the lane runs PGS, whose own settings replace NSN's
+  snapshot.lanes[0].settings.name = "pgs";
+  panel.ShowSnapshot(snapshot);
+  EXPECT_FALSE(has_setting("Newton iterations"));
+  EXPECT_TRUE(has_setting("Position correction"));
+  QSpinBox* sweeps = nullptr;
+  for (QSpinBox* spin : panel.findChildren<QSpinBox*>()) {
+    if (spin->isVisibleTo(&panel) && spin->value() == 20 && spin->maximum() == 10000) sweeps = spin;
+  }
+  ASSERT_NE(sweeps, nullptr);
+  sweeps->setValue(50);
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[1], QStringLiteral("solver.iterations=50"));
 }
 
 

@@ -3,6 +3,8 @@
 #include "engine/io/scene_file.h"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <numbers>
 
 #include <gmock/gmock.h>
@@ -10,6 +12,7 @@
 
 #include "engine/io/scene_catalog.h"
 #include "engine/solvers/nsn/nsn_settings.h"
+#include "engine/solvers/solver_options.h"
 
 namespace sim::io {
 namespace {
@@ -128,6 +131,44 @@ TEST(SceneFileTest, ReadsEverySolverSetting) {
   EXPECT_FALSE(solver.geometric_stiffness);
   EXPECT_FALSE(solver.warm_start);
   EXPECT_DOUBLE_EQ(options.contact_margin, 0.005);
+}
+
+
+TEST(SceneFileTest, EachSolverKeepsItsOwnSettings) {
+  // the named solver's settings flat, another solver's in an object under its name; a flat
+  // setting of another solver is a warning that says whose it is (and changes nothing)
+  Expected<Scene> scene = ParseScene(R"({"solver": {"name": "pgs", "dt": 0.005,
+    "iterations": 50, "pgs": {"position_correction": "baumgarte"},
+    "nsn": {"newton_iterations": 9}, "linear_iterations": 33},
+    "objects": []})",
+                                     "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const SolverOptions& options = scene->model->options.solver;
+  EXPECT_EQ(options.name, "pgs");
+  EXPECT_DOUBLE_EQ(options.dt, 0.005);
+  EXPECT_EQ(options.Get("iterations"), 50);
+  EXPECT_EQ(options.Get("position_correction"), 0);  // baumgarte
+  EXPECT_EQ(ReadNsnSettings(options).newton_iterations, 9);
+  EXPECT_EQ(ReadNsnSettings(options).linear_iterations, 20);
+  EXPECT_THAT(scene.diagnostics().Format(),
+              HasSubstr("s.json:3: warning: 'linear_iterations' is a setting of solver 'nsn', "
+                        "not of 'pgs', and is ignored"));
+}
+
+
+TEST(SceneFileTest, DocsShowTheSolversDescriptorTables) {
+  // docs/scene-format.md's settings tables are `contact-sim solvers --markdown`: the one table
+  // per solver the reader, --set, the report and the panel read
+  std::ifstream file(std::string(SIM_SOURCE_DIR) + "/docs/scene-format.md");
+  ASSERT_TRUE(file.good());
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string begin = "<!-- settings tables: begin -->\n";
+  const std::size_t start = text.find(begin);
+  const std::size_t end = text.find("<!-- settings tables: end -->");
+  ASSERT_NE(start, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_EQ(text.substr(start + begin.size(), end - start - begin.size()), SettingsMarkdown())
+      << "regenerate with: build/bin/contact-sim solvers --markdown";
 }
 
 

@@ -202,6 +202,8 @@ void SolverPanel::BuildSolverSection(const std::string& solver) {
   for (const SettingDescriptor& d : info->settings()) {
     solver_widgets_.push_back(AddSettingWidget(std::string(d.name), d, solver_section_, layout));
   }
+  // a section built after the panel was shown is hidden until shown itself
+  solver_section_->show();
 }
 
 
