@@ -540,8 +540,8 @@ void SimWorker::StepLanes() {
     sample.step = simulation.state().step;
     sample.time = simulation.state().time;
     sample.dt = simulation.model().options.solver.dt;
-    sample.newton_iterations = report.newton_iterations;
-    sample.linear_iterations = report.linear_iterations;
+    sample.outer_iterations = report.outer_iterations;
+    sample.inner_iterations = report.inner_iterations;
     sample.contacts = report.contact_count;
     sample.total_ms = report.total_ms;
     sample.collision_ms = report.collision_ms;

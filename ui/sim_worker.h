@@ -122,11 +122,11 @@ using SimCommand =
 
 /// The figures of one step, kept for the per-step history plots and statistics.
 struct StepSample {
-  std::uint64_t step = 0;  ///< index of the step (state.step after it)
-  double time = 0;         ///< simulated time after the step [s]
-  double dt = 0;           ///< step size used [s]
-  int newton_iterations = 0;
-  int linear_iterations = 0;
+  std::uint64_t step = 0;    ///< index of the step (state.step after it)
+  double time = 0;           ///< simulated time after the step [s]
+  double dt = 0;             ///< step size used [s]
+  int outer_iterations = 0;  ///< Newton iterations (NSN), sweeps (PGS)
+  int inner_iterations = 0;
   int contacts = 0;
   double total_ms = 0, collision_ms = 0, assembly_ms = 0, solve_ms = 0, integrate_ms = 0;
   double final_residual = 0;

@@ -331,12 +331,12 @@ int RunBench(const BenchOptions& options) {
       const StepReport& last = simulation->report();
       const char* status = finite ? "ok" : "FAILED";
       char iterations[32];
-      const int outer = std::max(1, last.newton_iterations);
-      if (last.linear_iterations > 0) {
-        std::snprintf(iterations, sizeof(iterations), "%dx%d", last.newton_iterations,
-                      last.linear_iterations / outer);
+      const int outer = std::max(1, last.outer_iterations);
+      if (last.inner_iterations > 0) {
+        std::snprintf(iterations, sizeof(iterations), "%dx%d", last.outer_iterations,
+                      last.inner_iterations / outer);
       } else {
-        std::snprintf(iterations, sizeof(iterations), "%d", last.newton_iterations);
+        std::snprintf(iterations, sizeof(iterations), "%d", last.outer_iterations);
       }
       std::printf("%-*s  %-*s %10s %9.0f %10.4f %10.4f %10.4f %13.4f %12.4f %10.4f  %s\n",
                   scene_width, path.c_str(), label_width, label.c_str(), iterations,
@@ -347,8 +347,8 @@ int RunBench(const BenchOptions& options) {
       std::fflush(stdout);
       char numbers[512];
       std::snprintf(numbers, sizeof(numbers), "%d,%d,%d,%d,%d,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s",
-                    threads, options.steps, options.repeat, last.newton_iterations,
-                    last.linear_iterations / outer, io::Median(log.contacts),
+                    threads, options.steps, options.repeat, last.outer_iterations,
+                    last.inner_iterations / outer, io::Median(log.contacts),
                     io::Minimum(log.step_ms), io::Median(log.step_ms),
                     io::Percentile(log.step_ms, 95), io::Median(log.collision_ms),
                     io::Median(log.assembly_ms), io::Median(log.solve_ms), status);

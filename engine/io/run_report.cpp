@@ -119,10 +119,10 @@ void WriteStatus(const StatusCounts& status, JsonOut* out) {
 }
 
 
-// the last step's Newton history with each iteration's inner residuals
+// the last step's outer-iteration history with each iteration's inner residuals
 void WriteConvergence(const StepReport& report, JsonOut* out) {
   out->StartArray();
-  for (const NewtonIterationRecord& record : report.newton) {
+  for (const IterationRecord& record : report.iterations) {
     out->StartObject();
     out->Key("normal_error");
     out->Number(record.normal_error);
@@ -134,12 +134,12 @@ void WriteConvergence(const StepReport& report, JsonOut* out) {
     out->Number(record.merit);
     out->Key("step_size");
     out->Number(record.step_size);
-    out->Key("linear_residuals");
+    out->Key("inner_residuals");
     out->StartArray();
-    const int begin = std::max(record.linear_begin, 0);
-    const int end = std::min<int>(begin + std::max(record.linear_count, 0),
-                                  static_cast<int>(report.linear_residuals.size()));
-    for (int i = begin; i < end; ++i) out->Number(report.linear_residuals[i]);
+    const int begin = std::max(record.inner_begin, 0);
+    const int end = std::min<int>(begin + std::max(record.inner_count, 0),
+                                  static_cast<int>(report.inner_residuals.size()));
+    for (int i = begin; i < end; ++i) out->Number(report.inner_residuals[i]);
     out->EndArray();
     out->EndObject();
   }

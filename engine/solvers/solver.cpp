@@ -27,10 +27,10 @@ void StepReport::Reset() {
   collision_ms = assembly_ms = solve_ms = integrate_ms = total_ms = 0;
   contact_count = active_contact_count = 0;
   bilateral_rows = unilateral_rows = friction_rows = element_rows = 0;
-  newton_iterations = linear_iterations = 0;
+  outer_iterations = inner_iterations = 0;
   max_penetration = max_joint_error = final_residual = 0;
-  newton.clear();
-  linear_residuals.clear();
+  iterations.clear();
+  inner_residuals.clear();
   message.clear();
 }
 

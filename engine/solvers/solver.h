@@ -45,16 +45,18 @@ enum StepStatus : std::uint32_t {
 /// Names of the bits set in `status`, comma-separated ("ok" for none).
 std::string StepStatusString(std::uint32_t status);
 
-/// Convergence record of one Newton (outer) iteration, all measured at the iterate it started
-/// from (L∞ norms as in digest §14.2).
-struct NewtonIterationRecord {
-  Real normal_error = 0;     ///< max |min(C_n, r λ_n)| over unilateral rows [m]
-  Real friction_error = 0;   ///< max |φ_f| = |Dᵀu + Wλ_f| over active contacts [m/s]
-  Real bilateral_error = 0;  ///< max |c_b + E λ_b| over bilateral rows [m or rad]
-  Real merit = 0;            ///< ‖[g; h]‖₂ of eq. (77), seed 002 (mixed units)
-  Real step_size = 0;        ///< ‖α Δu‖∞ of the step taken [m/s]
-  int linear_begin = 0;      ///< first entry in StepReport::linear_residuals
-  int linear_count = 0;      ///< inner iterations recorded for this Newton iteration
+/// Convergence record of one outer iteration of a solver (a Newton iteration of NSN, a sweep of
+/// PGS), measured at the iterate it started from (L∞ norms as in digest §14.2). What each error
+/// measures is the solver's: NSN's are the NCP residuals below; PGS's are the velocity residuals
+/// it met in the sweep [m/s].
+struct IterationRecord {
+  Real normal_error = 0;     ///< NSN: max |min(C_n, r λ_n)| over unilateral rows [m]
+  Real friction_error = 0;   ///< NSN: max |φ_f| = |Dᵀu + Wλ_f| over active contacts [m/s]
+  Real bilateral_error = 0;  ///< NSN: max |c_b + E λ_b| over bilateral rows [m or rad]
+  Real merit = 0;            ///< NSN: ‖[g; h]‖₂ of eq. (77), seed 002 (mixed units)
+  Real step_size = 0;        ///< largest velocity change of the iteration [m/s]
+  int inner_begin = 0;       ///< first entry in StepReport::inner_residuals
+  int inner_count = 0;       ///< inner iterations recorded for this outer iteration
 };
 
 /// What happened in one step. Solvers reuse the vectors' capacity from step to step.
@@ -74,18 +76,19 @@ struct StepReport {
   int bilateral_rows = 0;
   int unilateral_rows = 0;  ///< contact normals plus joint limits
   int friction_rows = 0;
-  int element_rows = 0;  ///< FEM element rows (3 per tet)
-  int newton_iterations = 0;
-  int linear_iterations = 0;  ///< sum over Newton iterations
+  int element_rows = 0;      ///< FEM element rows (3 per tet)
+  int outer_iterations = 0;  ///< Newton iterations (NSN), sweeps (PGS)
+  int inner_iterations = 0;  ///< inner linear iterations, summed over the outer ones
 
   // quality at the end of the step
   Real max_penetration = 0;  ///< max(−gap − d, 0) over contacts [m]
   Real max_joint_error = 0;  ///< max positional error of rigid joint rows [m]
   Real final_residual = 0;   ///< max of the last record's normal/friction/bilateral errors
 
-  /// Newton history and, flat, the inner residual norms ‖b − Ax‖₂ of every Newton iteration.
-  std::vector<NewtonIterationRecord> newton;
-  std::vector<Real> linear_residuals;
+  /// Outer-iteration history and, flat, the inner residual norms ‖b − Ax‖₂ of every outer
+  /// iteration (none for a solver without an inner solve).
+  std::vector<IterationRecord> iterations;
+  std::vector<Real> inner_residuals;
 
   std::string message;  ///< human-readable note for non-ok statuses
 

@@ -85,15 +85,15 @@ class PanelsTest : public testing::Test {
       lane.report.unilateral_rows = 4;
       lane.report.friction_rows = 8;
       lane.report.bilateral_rows = 6;
-      lane.report.newton_iterations = 3;
+      lane.report.outer_iterations = 3;
       for (int i = 0; i < 3; ++i) {
-        NewtonIterationRecord record;
+        IterationRecord record;
         record.normal_error = std::pow(10.0, -2 - i);
         record.friction_error = std::pow(10.0, -1 - i);
         record.bilateral_error = std::pow(10.0, -3 - i);
         record.merit = std::pow(10.0, -i);
-        lane.report.newton.push_back(record);
-        lane.report.linear_residuals.push_back(std::pow(10.0, -i));
+        lane.report.iterations.push_back(record);
+        lane.report.inner_residuals.push_back(std::pow(10.0, -i));
       }
       lane.history = {StepSample{1, 1 / 120.0, 1 / 120.0, 3, 60, 4, 0.2}};
       snapshot.lanes.push_back(lane);

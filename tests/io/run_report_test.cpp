@@ -108,8 +108,8 @@ TEST(RunReportJsonTest, NonFiniteNumbersAreNull) {
   run.final_state = run.initial_state;
   run.final_state.body_v_W[0] = Vec3(kNaN, 1, std::numeric_limits<double>::infinity());
   StepReport report;
-  report.newton.push_back({.normal_error = kNaN, .linear_begin = 0, .linear_count = 2});
-  report.linear_residuals = {0.5, 0.25};
+  report.iterations.push_back({.normal_error = kNaN, .inner_begin = 0, .inner_count = 2});
+  report.inner_residuals = {0.5, 0.25};
   run.log.Add(report);
 
   const std::string text = RunReportJson("scene \"q\".json", run);
@@ -120,8 +120,8 @@ TEST(RunReportJsonTest, NonFiniteNumbersAreNull) {
   const JsonValue& convergence = *json->Find("convergence");
   ASSERT_EQ(convergence.items().size(), 1u);
   EXPECT_TRUE(convergence.items()[0].Find("normal_error")->is_null());
-  ASSERT_EQ(convergence.items()[0].Find("linear_residuals")->items().size(), 2u);
-  EXPECT_EQ(convergence.items()[0].Find("linear_residuals")->items()[1].number(), 0.25);
+  ASSERT_EQ(convergence.items()[0].Find("inner_residuals")->items().size(), 2u);
+  EXPECT_EQ(convergence.items()[0].Find("inner_residuals")->items()[1].number(), 0.25);
 }
 
 }  // namespace

@@ -180,7 +180,7 @@ TEST(SimWorkerTest, SnapshotsArriveAndTimeAdvances) {
   for (std::size_t i = 1; i < lane.history.size(); ++i) {
     EXPECT_EQ(lane.history[i].step, lane.history[i - 1].step + 1);
   }
-  EXPECT_GT(lane.report.newton_iterations, 0);
+  EXPECT_GT(lane.report.outer_iterations, 0);
   EXPECT_GT(lane.report.contact_count, 0);
   EXPECT_LE(lane.history.size(), static_cast<std::size_t>(SimWorker::kHistoryLength));
 }

@@ -1,4 +1,4 @@
-// ConvergencePanel: Newton, inner-solver and per-step plots.
+// ConvergencePanel: outer-iteration (Newton step or PGS sweep), inner-solver and per-step plots.
 #include "ui/panels/convergence_panel.h"
 
 #include <algorithm>
@@ -118,24 +118,24 @@ ConvergencePanel::ConvergencePanel(QWidget* parent) : QDockWidget(tr("Convergenc
   setObjectName(QStringLiteral("ConvergencePanel"));
   auto* splitter = new QSplitter(Qt::Vertical, this);
 
-  newton_chart_ = MakeChart(tr("Last step: residuals per Newton iteration"));
-  newton_x_ = MakeValueAxis(tr("Newton iteration"));
+  newton_chart_ = MakeChart(tr("Last step: residuals per outer iteration (Newton step or sweep)"));
+  newton_x_ = MakeValueAxis(tr("outer iteration"));
   newton_x_->setLabelFormat(QStringLiteral("%d"));
   newton_y_ = MakeLogAxis(tr("error"));
   newton_chart_->addAxis(newton_x_, Qt::AlignBottom);
   newton_chart_->addAxis(newton_y_, Qt::AlignLeft);
 
   linear_chart_ = MakeChart(tr("Last step: inner residual ‖b − Ax‖"));
-  linear_x_ = MakeValueAxis(tr("inner iteration (all Newton iterations)"));
+  linear_x_ = MakeValueAxis(tr("inner iteration (all outer iterations)"));
   linear_x_->setLabelFormat(QStringLiteral("%d"));
   linear_y_ = MakeLogAxis(tr("residual"));
   linear_chart_->addAxis(linear_x_, Qt::AlignBottom);
   linear_chart_->addAxis(linear_y_, Qt::AlignLeft);
 
-  history_chart_ = MakeChart(tr("Per step: Newton iterations and step time"));
+  history_chart_ = MakeChart(tr("Per step: outer iterations and step time"));
   history_x_ = MakeValueAxis(tr("step"));
   history_x_->setLabelFormat(QStringLiteral("%d"));
-  history_iterations_ = MakeValueAxis(tr("Newton iterations"));
+  history_iterations_ = MakeValueAxis(tr("outer iterations"));
   history_ms_ = MakeValueAxis(tr("step [ms]"));
   history_chart_->addAxis(history_x_, Qt::AlignBottom);
   history_chart_->addAxis(history_iterations_, Qt::AlignLeft);
@@ -184,7 +184,7 @@ void ConvergencePanel::EnsureLanes(const SimSnapshot& snapshot) {
     lane->bilateral = add(newton_chart_, newton_x_, newton_y_, tr("bilateral"), kBilateralColor);
     lane->merit = add(newton_chart_, newton_x_, newton_y_, tr("merit"), kMeritColor);
     lane->linear = add(linear_chart_, linear_x_, linear_y_, tr("inner residual"), kLinearColor);
-    lane->iterations = add(history_chart_, history_x_, history_iterations_, tr("Newton iterations"),
+    lane->iterations = add(history_chart_, history_x_, history_iterations_, tr("outer iterations"),
                            kIterationsColor);
     lane->step_ms = add(history_chart_, history_x_, history_ms_, tr("step ms"), kStepMsColor);
     lane->iterations->setPointsVisible(false);
@@ -204,7 +204,7 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
   EnsureLanes(snapshot);
 
   double newton_low = INFINITY, newton_high = 0, linear_low = INFINITY, linear_high = 0;
-  int newton_count = 1, linear_count = 1;
+  int newton_count = 1, inner_count = 1;
   double step_first = 0, step_last = 1, iterations_max = 1, ms_max = 0.1;
   for (std::size_t k = 0; k < lanes_.size(); ++k) {
     const LaneSnapshot& lane = snapshot.lanes[k];
@@ -212,7 +212,7 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
     // Newton history of the last step; a kind of row the scene lacks (no joints: no bilateral
     // rows) is left out instead of drawn along the floor
     QList<QPointF> normal, friction, bilateral, merit, linear;
-    const auto& newton = lane.report.newton;
+    const auto& newton = lane.report.iterations;
     auto plot = [&](QList<QPointF>* points, double x, double value) {
       if (!std::isfinite(value)) return;
       points->append({x, LogValue(value)});
@@ -220,15 +220,15 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
       newton_high = std::max(newton_high, LogValue(value));
     };
     for (std::size_t i = 0; i < newton.size(); ++i) {
-      const NewtonIterationRecord& r = newton[i];
+      const IterationRecord& r = newton[i];
       const double x = static_cast<double>(i);
       if (lane.report.unilateral_rows > 0) plot(&normal, x, r.normal_error);
       if (lane.report.friction_rows > 0) plot(&friction, x, r.friction_error);
       if (lane.report.bilateral_rows > 0) plot(&bilateral, x, r.bilateral_error);
       plot(&merit, x, r.merit);
     }
-    for (std::size_t i = 0; i < lane.report.linear_residuals.size(); ++i) {
-      const double v = lane.report.linear_residuals[i];
+    for (std::size_t i = 0; i < lane.report.inner_residuals.size(); ++i) {
+      const double v = lane.report.inner_residuals[i];
       linear.append({static_cast<double>(i), LogValue(v)});
       if (std::isfinite(v)) {
         linear_low = std::min(linear_low, LogValue(v));
@@ -241,15 +241,15 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
     series.merit->replace(merit);
     series.linear->replace(linear);
     newton_count = std::max(newton_count, static_cast<int>(newton.size()));
-    linear_count = std::max(linear_count, static_cast<int>(lane.report.linear_residuals.size()));
+    inner_count = std::max(inner_count, static_cast<int>(lane.report.inner_residuals.size()));
 
     // per-step history
     QList<QPointF> iterations, step_ms;
     for (const StepSample& sample : lane.history) {
       const double x = static_cast<double>(sample.step);
-      iterations.append({x, static_cast<double>(sample.newton_iterations)});
+      iterations.append({x, static_cast<double>(sample.outer_iterations)});
       step_ms.append({x, sample.total_ms});
-      iterations_max = std::max(iterations_max, static_cast<double>(sample.newton_iterations));
+      iterations_max = std::max(iterations_max, static_cast<double>(sample.outer_iterations));
       ms_max = std::max(ms_max, sample.total_ms);
     }
     series.iterations->replace(iterations);
@@ -261,7 +261,7 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
   }
   FitCountAxis(newton_x_, 0, std::max(1, newton_count - 1));
   FitLogAxis(newton_y_, newton_low, newton_high);
-  FitCountAxis(linear_x_, 0, std::max(1, linear_count - 1));
+  FitCountAxis(linear_x_, 0, std::max(1, inner_count - 1));
   FitLogAxis(linear_y_, linear_low, linear_high);
   FitCountAxis(history_x_, step_first, step_last);
   history_iterations_->setRange(0, std::ceil(iterations_max * 1.1));

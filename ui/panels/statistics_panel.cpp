@@ -106,11 +106,11 @@ void StatisticsPanel::ShowSnapshot(const SimSnapshot& snapshot, double fps, doub
       {tr("  solve"), [](const LaneSnapshot& l) { return Ms(MedianOf(l, &StepSample::solve_ms)); }},
       {tr("  integrate"),
        [](const LaneSnapshot& l) { return Ms(MedianOf(l, &StepSample::integrate_ms)); }},
-      {tr("Newton / linear iterations"),
+      {tr("Outer / inner iterations"),
        [](const LaneSnapshot& l) {
          return QStringLiteral("%1 / %2")
-             .arg(l.report.newton_iterations)
-             .arg(l.report.linear_iterations);
+             .arg(l.report.outer_iterations)
+             .arg(l.report.inner_iterations);
        }},
       {tr("Final residual"),
        [](const LaneSnapshot& l) { return QString::number(l.report.final_residual, 'e', 2); }},

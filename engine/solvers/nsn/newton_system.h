@@ -42,7 +42,7 @@
 
 namespace sim::nsn {
 
-/// Convergence measures of the current iterate (see NewtonIterationRecord).
+/// Convergence measures of the current iterate (see IterationRecord).
 struct IterateErrors {
   Real normal = 0;    ///< max |min(C, rλ)| over unilateral rows [m]
   Real friction = 0;  ///< max |Dᵀu + Wλ_f| over active contacts [m/s]

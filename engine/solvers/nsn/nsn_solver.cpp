@@ -13,13 +13,13 @@ namespace sim {
 namespace {
 
 // a Newton record from the errors of the iterate just assembled
-NewtonIterationRecord RecordOf(const nsn::IterateErrors& errors, int linear_begin) {
-  NewtonIterationRecord record;
+IterationRecord RecordOf(const nsn::IterateErrors& errors, int inner_begin) {
+  IterationRecord record;
   record.normal_error = errors.normal;
   record.friction_error = errors.friction;
   record.bilateral_error = errors.bilateral;
   record.merit = errors.merit;
-  record.linear_begin = linear_begin;
+  record.inner_begin = inner_begin;
   return record;
 }
 
@@ -87,18 +87,18 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     stopwatch.Restart();
     system_.UpdatePreconditioner();
     solve_ms += stopwatch.ElapsedMs();
-    NewtonIterationRecord record =
-        RecordOf(system_.errors(), static_cast<int>(report->linear_residuals.size()));
+    IterationRecord record =
+        RecordOf(system_.errors(), static_cast<int>(report->inner_residuals.size()));
 
     // inner linear solve of the Schur complement system
     stopwatch.Restart();
     const nsn::LinearSolveStats stats =
         nsn::SolveLinear(settings.linear_solver, system_, rhs_, settings.linear_iterations,
-                         &solution_, &workspace_, &report->linear_residuals);
+                         &solution_, &workspace_, &report->inner_residuals);
     system_.RecoverVelocity(solution_);
     solve_ms += stopwatch.ElapsedMs();
-    record.linear_count = static_cast<int>(report->linear_residuals.size()) - record.linear_begin;
-    report->linear_iterations += stats.iterations;
+    record.inner_count = static_cast<int>(report->inner_residuals.size()) - record.inner_begin;
+    report->inner_iterations += stats.iterations;
 
     // damped (or line-searched) update of λ, u and q
     stopwatch.Restart();
@@ -110,8 +110,8 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     system_.KeepGradients();
     record.step_size = system_.ApplyStep(alpha, solution_);
     integrate_ms += stopwatch.ElapsedMs();
-    report->newton.push_back(record);
-    ++report->newton_iterations;
+    report->iterations.push_back(record);
+    ++report->outer_iterations;
 
     // a diverging iterate never reaches the state: report and keep the input
     if (!system_.IsFinite()) {
@@ -126,9 +126,9 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
   // quality at the end of the step: one more evaluation at the final iterate
   stopwatch.Restart();
   system_.Assemble();
-  const NewtonIterationRecord final_record =
-      RecordOf(system_.errors(), static_cast<int>(report->linear_residuals.size()));
-  report->newton.push_back(final_record);
+  const IterationRecord final_record =
+      RecordOf(system_.errors(), static_cast<int>(report->inner_residuals.size()));
+  report->iterations.push_back(final_record);
   system_.WriteState(out);
   system_.WriteContacts(&contacts);
   integrate_ms += stopwatch.ElapsedMs();

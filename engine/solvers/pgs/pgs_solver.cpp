@@ -114,7 +114,7 @@ void SolverPgs::WarmStart(const State& in, const PgsSettings& settings) {
 }
 
 
-Real SolverPgs::Sweep(NewtonIterationRecord* record) {
+Real SolverPgs::Sweep(IterationRecord* record) {
   Real largest = 0;
   Real merit = 0;
   Real largest_velocity_change = 0;
@@ -253,11 +253,11 @@ void SolverPgs::Step(const Model& model, const State& in, const Control& control
   // sweeps: each one a record of the residuals it met (velocity level [m/s])
   stopwatch.Restart();
   for (int sweep = 0; sweep < settings.iterations; ++sweep) {
-    NewtonIterationRecord record;
-    record.linear_begin = static_cast<int>(report->linear_residuals.size());
+    IterationRecord record;
+    record.inner_begin = static_cast<int>(report->inner_residuals.size());
     const Real largest_change = Sweep(&record);
-    report->newton.push_back(record);
-    ++report->newton_iterations;
+    report->iterations.push_back(record);
+    ++report->outer_iterations;
     if (settings.tolerance > 0 && largest_change <= settings.tolerance) break;
     if (settings.tolerance > 0 && sweep + 1 == settings.iterations) {
       report->status |= kStepMaxIterations;
@@ -313,8 +313,8 @@ void SolverPgs::Step(const Model& model, const State& in, const Control& control
   report->friction_rows = 2 * constraints_.contact_count();
   report->max_penetration = constraints_.max_penetration();
   report->max_joint_error = constraints_.max_joint_error();
-  if (!report->newton.empty()) {
-    const NewtonIterationRecord& last = report->newton.back();
+  if (!report->iterations.empty()) {
+    const IterationRecord& last = report->iterations.back();
     report->final_residual =
         std::max({last.normal_error, last.friction_error, last.bilateral_error});
   }

@@ -55,7 +55,7 @@ class SolverPgs final : public Solver {
   void SetUpRows(const PgsSettings& settings, Real dt);
   void WarmStart(const State& in, const PgsSettings& settings);
   /// One sweep over every row; returns the largest impulse change [N·s].
-  Real Sweep(NewtonIterationRecord* record);
+  Real Sweep(IterationRecord* record);
   /// The sweeps of the split-impulse pseudo-velocities (positions only).
   void SolvePositions(int sweeps);
   /// u += M̃⁻¹ Jᵀ ΔP for one row (on the pseudo-velocities with `pseudo`).
