@@ -1,6 +1,7 @@
 // Collision stage: the O(n²) pair loop over shapes (and particles against shapes) with the pair
 // filters and a bounding-sphere test, the dispatch to the narrow phase, and the conversion of the
-// manifolds into Contacts (body-frame points, tangent basis, friction).
+// manifolds into Contacts (body-frame points, thickness, gap). Friction and the tangent frame are
+// the contact-material stage's (engine/step/contact_material.h).
 //
 // Side order of a pair: B is the shape of the lower ShapeType (plane < sphere < box < capsule <
 // cylinder), so a plane is always B; for two shapes of the same type A is the lower shape id.
@@ -225,12 +226,9 @@ struct SideSource {
   int body = kWorldBody;
   int particle = -1;
   int shape = -1;
-  int material = 0;  // friction of a pair: ContactFriction (friction_pairs, else the mean)
 };
 
-SideSource ShapeSide(const Model& model, int shape) {
-  return {model.shape_body[shape], -1, shape, model.shape_material[shape]};
-}
+SideSource ShapeSide(const Model& model, int shape) { return {model.shape_body[shape], -1, shape}; }
 
 // contact point in the side's frame: body frame, world for a static world shape, zero for a
 // particle
@@ -286,15 +284,12 @@ void AppendContacts(const Model& model, const State& state, const Manifold& mani
     contact.thickness = thickness;
     contact.gap0 = gap0;
     contact.feature = point.feature;
-    contact.tangent_W = collision_internal::PerpendicularUnit(normal);
-    contact.bitangent_W = normal.cross(contact.tangent_W);
-    contact.friction_t = contact.friction_b = ContactFriction(model, a.material, b.material);
     contacts->items.push_back(contact);
   }
 }
 
 // appends contacts found through fields (feature, barycentric and UV of each side kept)
-void AppendFieldContacts(const Model& model, const State& state,
+void AppendFieldContacts(const State& state,
                          const std::vector<collision_internal::FieldContact>& found, int begin,
                          const SideSource& a, const SideSource& b, Real margin,
                          Contacts* contacts) {
@@ -322,9 +317,6 @@ void AppendFieldContacts(const Model& model, const State& state,
     contact.thickness = c.a.radius + c.b.radius;
     contact.gap0 = c.gap;
     contact.feature = c.feature;
-    contact.tangent_W = collision_internal::PerpendicularUnit(c.normal);
-    contact.bitangent_W = c.normal.cross(contact.tangent_W);
-    contact.friction_t = contact.friction_b = ContactFriction(model, a.material, b.material);
     contacts->items.push_back(contact);
   }
 }
@@ -377,7 +369,7 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
     const PlacedShape placed_shape = PlaceShape(model, state, shape, ws.dt);
     if (!BoundsOverlap(placed_particle, placed_shape, margin)) return;
     ++stats->pairs_tested;
-    const SideSource particle_side{kWorldBody, particle, -1, model.particle_material[particle]};
+    const SideSource particle_side{kWorldBody, particle, -1};
     Manifold manifold;
     if (CollideParticle(placed_particle, placed_shape, margin, &manifold)) {
       AppendContacts(model, state, manifold, particle_side, ShapeSide(model, shape), margin,
@@ -392,8 +384,7 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
       CountUnsupported(ShapeType::kSphere, placed_shape.geometry->type, stats);
       return;
     }
-    AppendFieldContacts(model, state, found, 0, particle_side, ShapeSide(model, shape), margin,
-                        contacts);
+    AppendFieldContacts(state, found, 0, particle_side, ShapeSide(model, shape), margin, contacts);
     return;
   }
   // shape pairs: same body, static pairs, plane pairs and jointed bodies never collide
@@ -434,8 +425,8 @@ void CollidePair(const Model& model, const State& state, int first, int second, 
     CountUnsupported(first_type, second_type, stats);
     return;
   }
-  AppendFieldContacts(model, state, found, 0, ShapeSide(model, shape_a), ShapeSide(model, shape_b),
-                      margin, contacts);
+  AppendFieldContacts(state, found, 0, ShapeSide(model, shape_a), ShapeSide(model, shape_b), margin,
+                      contacts);
 }
 
 

@@ -20,6 +20,18 @@ namespace sim {
 struct Model;
 struct State;
 
+/// Deterministic unit vector ⟂ n: the world axis least aligned with n (lowest index on ties),
+/// projected onto the plane ⟂ n. `n` must be unit. The narrow phase's reference axes and the
+/// contacts' tangent t (engine/step/contact_material.h).
+inline Vec3 PerpendicularUnit(const Vec3& n) {
+  const Vec3 magnitude = n.cwiseAbs();
+  int axis = 0;
+  if (magnitude.y() < magnitude(axis)) axis = 1;
+  if (magnitude.z() < magnitude(axis)) axis = 2;
+  const Vec3 e = Vec3::Unit(axis);
+  return (e - n.dot(e) * n).normalized();
+}
+
 struct CollisionStats {
   int pairs_tested = 0;       ///< shape (and particle–shape) pairs that passed the bounding test
   int unsupported_pairs = 0;  ///< of those, pairs skipped because no narrow phase exists yet
@@ -56,12 +68,13 @@ void DetectContacts(const Model& model, const State& state, Real margin, Real dt
 /// Replaces `contacts->items` with the contacts of `state`. A contact is created when the gap
 /// C_n (see contacts.h) is below `margin` [m], so bodies about to touch are already constrained
 /// (speculative contacts: the NCP keeps λ_n = 0 while the gap stays open). Pairs on the same
-/// body, static-static pairs and pairs of bodies joined by a joint are skipped. Friction: the
-/// model's friction_pairs entry of the two materials, else the mean of their μ (ContactFriction),
-/// isotropic (μ_t = μ_b). Sets `contacts->overflowed` instead of
-/// growing past `contacts->capacity`. Without motion sweep (dt = 0), with a temporary workspace.
-/// Sides: B is the shape of the lower ShapeType (a plane is always B), A the lower shape id
-/// among equal types; a particle is always A, its point the centre, its radius the thickness.
+/// body, static-static pairs and pairs of bodies joined by a joint are skipped. Sets
+/// `contacts->overflowed` instead of growing past `contacts->capacity`. Without motion sweep
+/// (dt = 0), with a temporary workspace. Sides: B is the shape of the lower ShapeType (a plane is
+/// always B), A the lower shape id among equal types; a particle is always A, its point the
+/// centre, its radius the thickness. Geometry only: friction and the tangent frame are the
+/// contact-material stage's (AssignContactMaterials, engine/step/contact_material.h), which a
+/// step runs next; until then they keep Contact's defaults.
 void DetectContacts(const Model& model, const State& state, Real margin, Contacts* contacts,
                     CollisionStats* stats);
 

@@ -42,12 +42,6 @@ bool Push(const Contact& contact, Contacts* contacts) {
   return true;
 }
 
-void FinishFrame(Contact* c, Real friction_a, Real friction_b) {
-  c->tangent_W = PerpendicularUnit(c->normal_W);
-  c->bitangent_W = c->normal_W.cross(c->tangent_W);
-  c->friction_t = c->friction_b = 0.5 * (friction_a + friction_b);
-}
-
 // the boundary triangles of soft body `s` against one placed shape's field (§2.3, §2.5, §2.9)
 template <class Field>
 void TrianglesAgainstField(const Model& model, int s, const std::vector<Vec3>& x,
@@ -65,7 +59,6 @@ void TrianglesAgainstField(const Model& model, int s, const std::vector<Vec3>& x
   const Vec3 lower = shape_placed.center - half - Vec3::Constant(reach);
   const Vec3 upper = shape_placed.center + half + Vec3::Constant(reach);
   const int body_id = model.shape_body[shape];
-  const Real friction = ContactFriction(model, model.shape_material[shape], body.material);
   constexpr Real kFeatureTolerance = 1e-6;
 
   const auto visit = [&](int t) {
@@ -97,7 +90,6 @@ void TrianglesAgainstField(const Model& model, int s, const std::vector<Vec3>& x
     c.thickness = radius;
     c.gap0 = point.distance - radius;
     c.feature = SoftFeature(1, t);
-    FinishFrame(&c, friction, friction);
     Push(c, contacts);
   };
   if (bounded) {
@@ -118,7 +110,6 @@ void NodesAgainstSurface(const Model& model, const State& state, int a, int b,
   const Real r_a = model.particle_radius[body_a.first_particle];
   const Real r_b = model.particle_radius[body_b.first_particle];
   const Real reach = r_a + r_b + margin;
-  const Real friction = ContactFriction(model, body_a.material, body_b.material);
   // each surface node of A once (vertex_owner ≥ 0 marks the nodes on A's surface)
   for (int v = 0; v < col_a.rest_surface.vertex_count(); ++v) {
     if (col_a.topology.vertex_owner[v] < 0) continue;
@@ -176,7 +167,6 @@ void NodesAgainstSurface(const Model& model, const State& state, int a, int b,
     c.thickness = r_a + r_b;
     c.gap0 = normal.dot(x - hit.point) - c.thickness;
     c.feature = SoftFeature(2, v);
-    FinishFrame(&c, friction, friction);
     Push(c, contacts);
   }
 }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "engine/collision/collision.h"
 #include "engine/core/math.h"
 #include "engine/model/model.h"
 
@@ -71,17 +72,6 @@ struct Manifold {
     }
   }
 };
-
-/// Deterministic unit vector ⟂ n: the world axis least aligned with n (lowest index on ties),
-/// projected onto the plane ⟂ n. `n` must be unit.
-inline Vec3 PerpendicularUnit(const Vec3& n) {
-  const Vec3 magnitude = n.cwiseAbs();
-  int axis = 0;
-  if (magnitude.y() < magnitude(axis)) axis = 1;
-  if (magnitude.z() < magnitude(axis)) axis = 2;
-  const Vec3 e = Vec3::Unit(axis);
-  return (e - n.dot(e) * n).normalized();
-}
 
 /// Parameters s, t ∈ [0, 1] of the closest points p0 + s (p1 − p0) and q0 + t (q1 − q0) of two
 /// segments (Ericson, Real-Time Collision Detection §5.1.9); s = 0 for parallel segments.

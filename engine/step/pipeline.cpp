@@ -6,6 +6,7 @@
 
 #include "engine/collision/collision.h"
 #include "engine/core/stopwatch.h"
+#include "engine/step/contact_material.h"
 #include "engine/step/joint_script.h"
 
 namespace sim {
@@ -33,6 +34,8 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
   CollisionStats stats;
   DetectContacts(model, *state, model.options.solver.contact_margin, dt, &workspace->collision,
                  &workspace->contacts, &stats);
+  // contact materials: each contact's friction and tangent frame (timed with the collision)
+  AssignContactMaterials(model, &workspace->contacts);
   const double collision_ms = collision_watch.ElapsedMs();
 
   // solve: assembly, Newton iterations and integration happen inside the solver

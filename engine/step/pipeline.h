@@ -1,7 +1,7 @@
 // The step pipeline: one step is a short list of named, timed stages (MuJoCo's mj_step, style
 // anchors §3.4):
-//   check input → collision → solve (assembly, Newton, integration inside the solver) →
-//   check output → commit or roll back.
+//   check input → collision → contact materials → solve (assembly, Newton, integration inside
+//   the solver) → check output → commit or roll back.
 // A non-finite input or result never reaches the caller's state: the step is rejected, the last
 // good state kept, and kStepNonFinite reported.
 #pragma once

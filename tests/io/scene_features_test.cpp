@@ -15,6 +15,7 @@
 #include "engine/geometry/visual_mesh.h"
 #include "engine/io/default_scene.h"
 #include "engine/io/scene_file.h"
+#include "engine/step/contact_material.h"
 #include "engine/step/pipeline.h"
 #include "engine/step/probes.h"
 #include "tests/support/run_command.h"
@@ -81,6 +82,7 @@ TEST(SceneFeaturesTest, FrictionPairsReplaceTheMeanInContacts) {
   Contacts contacts;
   CollisionStats stats;
   DetectContacts(model, scene.initial_state, 0.01, &contacts, &stats);
+  AssignContactMaterials(model, &contacts);
   int tyre = 0, crate = 0;
   for (const Contact& c : contacts.items) {
     const int body = c.a.body >= 0 ? c.a.body : c.b.body;

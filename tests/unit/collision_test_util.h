@@ -14,6 +14,7 @@
 #include "engine/model/model.h"
 #include "engine/state/contacts.h"
 #include "engine/state/state.h"
+#include "engine/step/contact_material.h"
 
 namespace sim::testing {
 
@@ -105,8 +106,12 @@ struct Scene {
     model.joint_drive.push_back(JointDrive{});
   }
 
-  /// Runs the collision stage into `contacts` and `stats`.
-  void Detect(double margin) { DetectContacts(model, state, margin, &contacts, &stats); }
+  /// Runs the collision stage into `contacts` and `stats`, then the contact-material stage (the
+  /// contacts' friction and tangent frame), as a step does.
+  void Detect(double margin) {
+    DetectContacts(model, state, margin, &contacts, &stats);
+    AssignContactMaterials(model, &contacts);
+  }
 
   Contacts contacts;
   CollisionStats stats;
