@@ -114,11 +114,14 @@ SettingsTable DescriptorsOf(const std::vector<BoundSetting<S>>& bound) {
   return table;
 }
 
-/// Typed settings from table values (the bound table and the values' table are the same list).
+/// Typed settings from table values (the bound table and the values' table are the same list);
+/// the struct's defaults where `values` is null.
 template <typename S>
-S StoreSettings(const std::vector<BoundSetting<S>>& bound, const SettingValues& values, S typed) {
-  for (int i = 0; i < values.size() && i < static_cast<int>(bound.size()); ++i) {
-    bound[i].store(typed, values[i]);
+S StoreSettings(const std::vector<BoundSetting<S>>& bound, const SettingValues* values) {
+  S typed{};
+  for (int i = 0; values != nullptr && i < values->size() && i < static_cast<int>(bound.size());
+       ++i) {
+    bound[i].store(typed, (*values)[i]);
   }
   return typed;
 }

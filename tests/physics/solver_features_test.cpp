@@ -40,6 +40,17 @@ std::unique_ptr<Simulation> Start(Model model, const State& state, const std::st
 }
 
 
+// a 0.2 m, 1 kg box resting on the ground plane z = 0
+std::pair<Model, State> BoxOnTheGround() {
+  Model model = MakeEmptyModel();
+  State state;
+  AddWorldShape(&model, Plane(), Pose{});
+  AddBody(&model, &state, "box", Box(Vec3::Constant(0.1)), 1,
+          Pose{Vec3(0, 0, 0.1), Quat::Identity()});
+  return {std::move(model), std::move(state)};
+}
+
+
 // a 0.2 m, 1 kg box on a plane through the origin tilted by `theta` about x
 struct Incline {
   Model model;
@@ -85,12 +96,8 @@ TEST_P(EverySolver, FreeFallIsSymplecticEuler) {
 TEST_P(EverySolver, BoxRestsOnTheGround) {
   // static equilibrium: the box stays within 1 mm of where it was put, no penetration beyond
   // 1 mm (PGS leaves its 0.5 mm slop), and the contact forces carry its weight
-  Model model = MakeEmptyModel();
-  State state;
-  AddWorldShape(&model, Plane(), Pose{});
-  AddBody(&model, &state, "box", Box(Vec3::Constant(0.1)), 1,
-          Pose{Vec3(0, 0, 0.1), Quat::Identity()});
-  auto sim = Start(std::move(model), state, GetParam());
+  const auto [model, state] = BoxOnTheGround();
+  auto sim = Start(model, state, GetParam());
   ASSERT_TRUE(sim);
   Real penetration = 0;
   for (int s = 0; s < 240; ++s) penetration = std::max(penetration, sim->Step().max_penetration);
@@ -262,11 +269,7 @@ TEST(SolverComparison, EachSolverWarmStartsFromItsOwnRecord) {
   // a box resting on the ground, stepped by NSN and then by PGS from NSN's state: each solver
   // writes and reads only its own record, so the state carries both, and NSN's record is left as
   // NSN wrote it by PGS's steps
-  Model model = MakeEmptyModel();
-  State state;
-  AddWorldShape(&model, Plane(), Pose{});
-  AddBody(&model, &state, "box", Box(Vec3::Constant(0.1)), 1,
-          Pose{Vec3(0, 0, 0.1), Quat::Identity()});
+  const auto [model, state] = BoxOnTheGround();
   auto nsn = Start(model, state, "nsn");
   ASSERT_TRUE(nsn);
   for (int s = 0; s < 10; ++s) nsn->Step();

@@ -94,9 +94,7 @@ const SettingsTable& NsnSettingsTable() {
 
 
 NsnSettings ReadNsnSettings(const SolverOptions& options) {
-  const SettingValues* values = options.Find("nsn");
-  if (values == nullptr) return NsnSettings{};
-  return StoreSettings(NsnBound(), *values, NsnSettings{});
+  return StoreSettings(NsnBound(), options.Find("nsn"));
 }
 
 }  // namespace sim

@@ -48,9 +48,7 @@ const SettingsTable& PgsSettingsTable() {
 
 
 PgsSettings ReadPgsSettings(const SolverOptions& options) {
-  const SettingValues* values = options.Find("pgs");
-  if (values == nullptr) return PgsSettings{};
-  return StoreSettings(PgsBound(), *values, PgsSettings{});
+  return StoreSettings(PgsBound(), options.Find("pgs"));
 }
 
 }  // namespace sim
