@@ -23,6 +23,7 @@
 #include "engine/fem/svd3.h"
 #include "engine/fem/tet_elements.h"
 #include "engine/io/scene_file.h"
+#include "engine/solvers/nsn/element_kernels.h"
 #include "engine/solvers/nsn/newton_system.h"
 #include "engine/step/pipeline.h"
 
@@ -441,10 +442,11 @@ TEST(FemRowsTest, SchurOperatorIsSymmetricAndMatchesTheAssembledMatrix) {
 
 
 TEST(FemRowsTest, SchurProductsMatchTheAssembledMatrixOnPairsAndQuads) {
-  // the element products run four tets per SIMD group, as one AVX2 quad where the CPU has it and
-  // as two SSE2 pairs otherwise; 15 tets make three full groups and a last one of three, which
-  // pairs split 2 + 1. Both paths must give the assembled matrix's products (A x and J t), whose
-  // entries come from the rows' coefficients tet by tet, not from the SIMD kernels
+  // the element products run four tets per SIMD group through one table of kernels per width
+  // (nsn/element_kernels.h): one AVX2 quad where the CPU has it and two SSE2 pairs otherwise; 15
+  // tets make three full groups and a last one of three, which pairs split 2 + 1. Every table
+  // this CPU runs (the quads' only with AVX2 and FMA) must give the assembled matrix's products
+  // (A x and J t), whose entries come from the rows' coefficients tet by tet, not from the kernels
   RowsFixture f = DeformedCell(3);
   const Model& model = *f.scene.model;
   ASSERT_EQ(model.tet_count(), 15);
@@ -452,10 +454,14 @@ TEST(FemRowsTest, SchurProductsMatchTheAssembledMatrixOnPairsAndQuads) {
   const Contacts contacts = SlantedContactOfParticleZero();
   std::mt19937 random(7);
   std::normal_distribution<Real> normal;
-  Eigen::VectorXd quads_h;            // the residual on the quads path
-  std::vector<Vec3> quads_stiffness;  // and the rotation stiffness
-  for (const bool pairs : {false, true}) {
-    nsn::ElementRows::ForcePairsForTesting(pairs);
+  std::vector<const nsn::ElementKernels*> tables = {&nsn::PairElementKernels()};
+  if (nsn::QuadElementKernels() != nullptr)
+    tables.insert(tables.begin(), nsn::QuadElementKernels());
+  Eigen::VectorXd first_h;            // the residual on the first table (the quads' if any)
+  std::vector<Vec3> first_stiffness;  // and the rotation stiffness
+  for (const nsn::ElementKernels* kernels : tables) {
+    nsn::ElementRows::UseKernelsForTesting(kernels);
+    const bool first = kernels == tables.front();
     nsn::NewtonSystem system;
     system.Begin(model, state, MakeControl(model), contacts, model.options.solver.dt);
     // multipliers of a few newtons, the same on both paths, so every term of h counts
@@ -468,14 +474,14 @@ TEST(FemRowsTest, SchurProductsMatchTheAssembledMatrixOnPairsAndQuads) {
     Eigen::VectorXd x(system.size()), Ax;
     for (int i = 0; i < system.size(); ++i) x(i) = normal(random);
     system.Apply(x, &Ax);
-    EXPECT_LT((Ax - A * x).norm(), 1e-12 * (A * x).norm()) << (pairs ? "pairs" : "quads");
+    EXPECT_LT((Ax - A * x).norm(), 1e-12 * (A * x).norm()) << kernels->name;
     // the residual and the Schur diagonal of the element rows run on the same lanes: the
-    // diagonal is the assembled matrix's, and h (the rows' E φ terms) is the same on both paths
+    // diagonal is the assembled matrix's, and h (the rows' E φ terms) is the same on both tables
     // up to round-off (FMA contraction on the quads)
     EXPECT_LT((system.diagonal() - A.diagonal()).norm(), 1e-12 * A.diagonal().norm())
-        << (pairs ? "pairs" : "quads");
-    if (!pairs) quads_h = system.residual_h();
-    EXPECT_LT((system.residual_h() - quads_h).norm(), 1e-12 * quads_h.norm());
+        << kernels->name;
+    if (first) first_h = system.residual_h();
+    EXPECT_LT((system.residual_h() - first_h).norm(), 1e-12 * first_h.norm()) << kernels->name;
     // J t of the element rows against J from the rows' coefficients, tet by tet
     nsn::ElementRows rows;
     rows.Begin(model, 0, model.options.solver.dt, 0, true);
@@ -494,23 +500,23 @@ TEST(FemRowsTest, SchurProductsMatchTheAssembledMatrixOnPairsAndQuads) {
         scale = std::max(scale, std::abs(expected(r)));
       }
     }
-    EXPECT_LT(error, 1e-12 * scale) << (pairs ? "pairs" : "quads");
+    EXPECT_LT(error, 1e-12 * scale) << kernels->name;
     // the rotation stiffness of random multipliers on the same lanes: the same diagonal on both
-    // paths (RotationStiffnessIsTheGeometricStiffness... checks it against central differences)
+    // tables (RotationStiffnessIsTheGeometricStiffness... checks it against central differences)
     std::vector<Real> multipliers(rows.row_count());
     for (Real& m : multipliers) m = normal(lambda_random);
     std::vector<Vec3> stiffness(model.particle_count(), Vec3::Zero());
     rows.AddRotationStiffness(multipliers.data(), model.options.solver.dt, &stiffness);
-    if (!pairs) quads_stiffness = stiffness;
+    if (first) first_stiffness = stiffness;
     Real stiffness_error = 0, stiffness_scale = 0;
     for (int p = 0; p < model.particle_count(); ++p) {
-      stiffness_error = std::max(stiffness_error, (stiffness[p] - quads_stiffness[p]).norm());
-      stiffness_scale = std::max(stiffness_scale, quads_stiffness[p].norm());
+      stiffness_error = std::max(stiffness_error, (stiffness[p] - first_stiffness[p]).norm());
+      stiffness_scale = std::max(stiffness_scale, first_stiffness[p].norm());
     }
     EXPECT_GT(stiffness_scale, 0);
-    EXPECT_LT(stiffness_error, 1e-12 * stiffness_scale);
+    EXPECT_LT(stiffness_error, 1e-12 * stiffness_scale) << kernels->name;
   }
-  nsn::ElementRows::ForcePairsForTesting(false);
+  nsn::ElementRows::UseKernelsForTesting(nullptr);
 }
 
 // |P(A x) − x| / |x| for a random x (returned in `x`, A x in `Ax`): how far the system's

@@ -46,7 +46,8 @@
 // at r·lanes + l, lanes = kTetLanes except in a shorter last group; RowIndex), so the lanes of a
 // row are adjacent in every vector of the solver. A group runs as one AVX2 register of four
 // doubles where the CPU has it (reading and writing node vectors padded to four doubles), else as
-// two SSE2/NEON pairs (element_rows.cpp). The products are:
+// two SSE2/NEON pairs (one table of kernels per width, chosen once: element_kernels.h). The
+// products are:
 //   (J t):  T = Uᵀ D_t B with D_t = [t1 − t0, t2 − t0, t3 − t0]; stretch T_ii,
 //           shear (T_ij + T_ji)/√2;
 //   (Jᵀ x): X̂ = diag(x_stretch) with X̂_ij = X̂_ji = x_shear/√2; nodes 1..3 get the columns
@@ -66,11 +67,16 @@
 
 namespace sim::nsn {
 
+struct ElementKernels;  // element_kernels.h
+namespace element_lanes {
+struct ElementProducts;  // the kernels' bodies (element_physics_lanes.h)
+}  // namespace element_lanes
+
 /// Rows per tet: 3 stretch rows, then 3 shear rows.
 inline constexpr int kElementRows = 6;
 
 /// Tets per SIMD group of the Schur products (element_rows.h, data layout): one AVX2 register of
-/// doubles, or two SSE2/NEON ones (ElementProducts in element_rows.cpp).
+/// doubles, or two SSE2/NEON ones (element_physics_lanes.h).
 inline constexpr int kTetLanes = 4;
 
 class ElementRows {
@@ -140,12 +146,12 @@ class ElementRows {
 
   bool shear_rows() const { return shear_rows_; }
 
-  /// Tests only: run the Schur products on pairs of doubles even where the CPU would run them on
-  /// AVX2 quads (false restores the CPU's choice). Not thread-safe.
-  static void ForcePairsForTesting(bool pairs);
+  /// Tests only: run the element kernels of `kernels` (PairElementKernels or QuadElementKernels,
+  /// element_kernels.h) instead of the CPU's choice; nullptr restores it. Not thread-safe.
+  static void UseKernelsForTesting(const ElementKernels* kernels);
 
  private:
-  friend struct ElementProducts;  // the SIMD kernels of the Schur products (element_rows.cpp)
+  friend struct element_lanes::ElementProducts;  // the SIMD kernels (element_physics_lanes.h)
   /// Coefficients of row r of tet e on its four nodes: J_r,a [1/m].
   std::array<Vec3, 4> RowCoefficients(int e, int r) const;
 
@@ -190,7 +196,7 @@ class ElementRows {
   std::vector<TetGroupResidual> group_residual_;
   std::vector<TetGroupMaterial> group_material_;
   // node vectors padded to 4 doubles per block, the form the AVX2 kernels read and write
-  // (element_rows.cpp, kNodeStride); scratch of the const products
+  // (element_gather_lanes.h, kNodeStride); scratch of the const products
   struct alignas(32) PaddedNode {
     Real v[4];
   };
