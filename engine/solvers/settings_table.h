@@ -18,7 +18,8 @@ enum class SettingKind : unsigned char { kReal = 0, kInt, kBool, kChoice };
 /// One setting. Values are held as doubles: integers and booleans exactly, a choice as the index
 /// into `choices`.
 struct SettingDescriptor {
-  std::string_view name;
+  std::string_view name;   ///< as in scene files and `--set` ("newton_iterations")
+  std::string_view label;  ///< as the studio shows it ("Newton iterations")
   SettingKind kind = SettingKind::kReal;
   double default_value = 0;
   double min = 0;                         ///< kReal and kInt: smallest value allowed

@@ -10,10 +10,10 @@ const std::vector<BoundSetting<SolverOptions>>& StepBound() {
   // a time step beyond 0.1 s is never meant for contact-rich simulation; below 1 µs a second of
   // simulation is a million steps
   static const std::vector<BoundSetting<SolverOptions>> kBound = {
-      {{"dt", SettingKind::kReal, 1.0 / 120.0, 1e-6, 0.1, false, "s",
+      {{"dt", "Time step", SettingKind::kReal, 1.0 / 120.0, 1e-6, 0.1, false, "s",
         "time step (two steps per 60 Hz frame by default)"},
        SIM_SETTING_FIELD(SolverOptions, dt)},
-      {{"contact_margin", SettingKind::kReal, 0.01, 0, 1, false, "m",
+      {{"contact_margin", "Contact margin", SettingKind::kReal, 0.01, 0, 1, false, "m",
         "contacts are created below this gap"},
        SIM_SETTING_FIELD(SolverOptions, contact_margin)},
   };

@@ -30,12 +30,9 @@ std::string Signature(const SolverOptions& options) {
 }
 
 
-// "newton_iterations" -> "Newton iterations" style label
-QString Label(std::string_view name) {
-  QString label = QString::fromLatin1(name.data(), static_cast<int>(name.size()));
-  label.replace(QLatin1Char('_'), QLatin1Char(' '));
-  if (!label.isEmpty()) label[0] = label[0].toUpper();
-  return label;
+// the setting's label as Qt text
+QString Label(const SettingDescriptor& d) {
+  return QString::fromUtf8(d.label.data(), static_cast<int>(d.label.size()));
 }
 
 
@@ -157,7 +154,7 @@ SolverPanel::SettingWidget SolverPanel::AddSettingWidget(const std::string& path
       break;
     }
     case SettingKind::kBool: {
-      auto* check = new QCheckBox(Label(d.name), parent);
+      auto* check = new QCheckBox(Label(d), parent);
       connect(check, &QCheckBox::clicked, this, [this, path](bool v) {
         Emit(path, v ? QStringLiteral("true") : QStringLiteral("false"));
       });
@@ -180,7 +177,7 @@ SolverPanel::SettingWidget SolverPanel::AddSettingWidget(const std::string& path
   if (d.kind == SettingKind::kBool) {
     layout->addRow(widget);
   } else {
-    layout->addRow(Label(d.name), widget);
+    layout->addRow(Label(d), widget);
   }
   ShowValue(widget, d, d.default_value);
   return {path, &d, widget};

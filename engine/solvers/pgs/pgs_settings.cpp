@@ -8,13 +8,14 @@ namespace {
 const std::vector<BoundSetting<PgsSettings>>& PgsBound() {
   using K = SettingKind;
   static const std::vector<BoundSetting<PgsSettings>> kBound = {
-      {{"iterations", K::kInt, 20, 1, 10000, false, "",
+      {{"iterations", "Sweeps", K::kInt, 20, 1, 10000, false, "",
         "Gauss-Seidel sweeps over all rows per step (Bullet 10, ODE 20)"},
        SIM_SETTING_FIELD(PgsSettings, iterations)},
-      {{"warm_start", K::kBool, 1, 0, 0, false, "",
+      {{"warm_start", "Warm start", K::kBool, 1, 0, 0, false, "",
         "start from the last step's impulses, matched by contact feature and joint row"},
        SIM_SETTING_FIELD(PgsSettings, warm_start)},
       {{"position_correction",
+        "Position correction",
         K::kChoice,
         1,
         0,
@@ -25,13 +26,13 @@ const std::vector<BoundSetting<PgsSettings>>& PgsBound() {
         "impulse)",
         {"baumgarte", "split_impulse"}},
        SIM_SETTING_FIELD(PgsSettings, position_correction)},
-      {{"baumgarte", K::kReal, 0.2, 0, 1, false, "",
+      {{"baumgarte", "Baumgarte factor", K::kReal, 0.2, 0, 1, false, "",
         "fraction of the penetration and joint error removed per step (Baumgarte factor)"},
        SIM_SETTING_FIELD(PgsSettings, baumgarte)},
-      {{"slop", K::kReal, 0.0005, 0, 0.1, false, "m",
+      {{"slop", "Penetration slop", K::kReal, 0.0005, 0, 0.1, false, "m",
         "penetration left uncorrected, against jitter"},
        SIM_SETTING_FIELD(PgsSettings, slop)},
-      {{"tolerance", K::kReal, 0, 0, 1e6, false, "N*s",
+      {{"tolerance", "Tolerance", K::kReal, 0, 0, 1e6, false, "N*s",
         "stop sweeping when no impulse changes more than this (0: always run every sweep)"},
        SIM_SETTING_FIELD(PgsSettings, tolerance)},
   };
