@@ -378,13 +378,8 @@ void SimWorker::ApplyOverride(const command::SetOverride& set) {
     if (set.lane >= 0 && set.lane != k) continue;
     Lane& lane = *lanes_[k];
     auto model = std::make_shared<Model>(lane.simulation->model());
-    // the solver's name is not a `--set` path; it is a solver config's name
-    const std::string kNamePrefix = "solver.name=";
-    const Diagnostics diagnostics =
-        set.assignment.starts_with(kNamePrefix)
-            ? io::ApplySolverConfig({"", set.assignment.substr(kNamePrefix.size()), {}},
-                                    model.get())
-            : io::ApplyOverride(set.assignment, model.get());
+    // every setting, the solver's name included, is a `--set` path of the settings tables
+    const Diagnostics diagnostics = io::ApplyOverride(set.assignment, model.get());
     if (diagnostics.has_errors()) {
       for (const Diagnostic& d : diagnostics.items()) Report(d.severity, d.Format());
       return;

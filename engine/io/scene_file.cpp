@@ -115,19 +115,15 @@ void ReadSolver(SceneReader& reader, const JsonValue& solver, SolverOptions* opt
       }
     }
   }
-  const SettingsTable& step = StepSettingsTable();
   for (const auto& [key, member] : solver.members()) {
     if (key == "name") continue;
     // the step's own settings
-    bool found = false;
-    for (std::size_t i = 0; i < step.size() && !found; ++i) {
-      if (step[i].name != key) continue;
-      found = true;
-      double value = key == "dt" ? options->dt : options->contact_margin;
-      ReadSetting(reader, member, step[i], what, &value);
-      (key == "dt" ? options->dt : options->contact_margin) = value;
+    if (const int i = FindStepSetting(key); i >= 0) {
+      double value = StepSettingValue(*options, i);
+      ReadSetting(reader, member, StepSettingsTable()[i], what, &value);
+      SetStepSettingValue(i, value, options);
+      continue;
     }
-    if (found) continue;
     // a block of one solver's settings
     if (SettingValues* block = options->Find(key)) {
       if (!reader.ExpectType(member, JsonValue::Type::kObject, "solver '" + key + "'")) continue;

@@ -64,6 +64,20 @@ double StepSettingValue(const SolverOptions& options, int i) {
 }
 
 
+int FindStepSetting(std::string_view name) {
+  const SettingsTable& step = StepSettingsTable();
+  for (int i = 0; i < static_cast<int>(step.size()); ++i) {
+    if (step[i].name == name) return i;
+  }
+  return -1;
+}
+
+
+void SetStepSettingValue(int i, double value, SolverOptions* options) {
+  StepBound()[i].store(*options, value);
+}
+
+
 const SettingValues* SolverOptions::Find(std::string_view solver) const {
   for (const auto& [solver_name, values] : solvers) {
     if (solver_name == solver) return &values;
@@ -91,13 +105,12 @@ SettingUpdate SetSettingText(std::string_view path, std::string_view text, Solve
     return SettingUpdate::kApplied;
   }
   // the step's own settings
-  const SettingsTable& step = StepSettingsTable();
-  for (int i = 0; i < static_cast<int>(step.size()); ++i) {
-    if (step[i].name != path) continue;
-    *expected = ExpectedText(step[i]);
+  if (const int i = FindStepSetting(path); i >= 0) {
+    const SettingDescriptor& descriptor = StepSettingsTable()[i];
+    *expected = ExpectedText(descriptor);
     double value = 0;
-    if (!ParseSetting(step[i], text, &value)) return SettingUpdate::kBadValue;
-    StepBound()[i].store(*options, value);
+    if (!ParseSetting(descriptor, text, &value)) return SettingUpdate::kBadValue;
+    SetStepSettingValue(i, value, options);
     return SettingUpdate::kApplied;
   }
   // "<solver>.<setting>", or a setting of the running solver

@@ -44,8 +44,13 @@ struct SolverOptions {
 /// The step's own settings (dt, contact_margin) as a descriptor table.
 const SettingsTable& StepSettingsTable();
 
-/// The value of entry i of StepSettingsTable() in `options`.
+/// Index of the step's setting `name` in StepSettingsTable(), or −1.
+int FindStepSetting(std::string_view name);
+
+/// The value of entry i of StepSettingsTable() in `options`, and its assignment (a value the
+/// descriptor accepts).
 double StepSettingValue(const SolverOptions& options, int i);
+void SetStepSettingValue(int i, double value, SolverOptions* options);
 
 /// Result of SetSettingText.
 enum class SettingUpdate { kApplied = 0, kUnknownPath, kBadValue };

@@ -264,14 +264,14 @@ void SolverPgs::Step(const Model& model, const State& in, const Control& control
     }
   }
   // split impulse: positions move by u + u_pseudo, the velocities keep u
-  std::vector<Vec3> v_kept, w_kept;
-  if (settings.position_correction == PgsPositionCorrection::kSplitImpulse) {
+  const bool split = settings.position_correction == PgsPositionCorrection::kSplitImpulse;
+  if (split) {
     pseudo_v_.assign(blocks_.count(), Vec3::Zero());
     pseudo_w_.assign(blocks_.count(), Vec3::Zero());
     position_impulse_.assign(rows, 0);
     SolvePositions(settings.iterations);
-    v_kept = blocks_.v;
-    w_kept = blocks_.w;
+    kept_v_ = blocks_.v;
+    kept_w_ = blocks_.w;
     for (int k = 0; k < blocks_.count(); ++k) {
       blocks_.v[k] += pseudo_v_[k];
       blocks_.w[k] += pseudo_w_[k];
@@ -282,9 +282,9 @@ void SolverPgs::Step(const Model& model, const State& in, const Control& control
   // integrate, then the quality figures at the new configuration
   stopwatch.Restart();
   blocks_.UpdatePositions();
-  if (!v_kept.empty()) {
-    blocks_.v.swap(v_kept);
-    blocks_.w.swap(w_kept);
+  if (split) {
+    blocks_.v.swap(kept_v_);
+    blocks_.w.swap(kept_w_);
   }
   if (!blocks_.IsFinite()) {
     report->status |= kStepNonFinite;

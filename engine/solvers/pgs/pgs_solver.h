@@ -69,6 +69,7 @@ class SolverPgs final : public Solver {
   std::vector<Real> impulse_;           // P per row [N·s]
   std::vector<Real> position_impulse_;  // split impulse per row [N·s]
   std::vector<Vec3> pseudo_v_, pseudo_w_;
+  std::vector<Vec3> kept_v_, kept_w_;  // split impulse: u while q moves with u + u_pseudo
 };
 
 }  // namespace sim
