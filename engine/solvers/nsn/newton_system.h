@@ -94,6 +94,7 @@ class NewtonSystem final : public SchurOperator {
   void WriteContacts(Contacts* contacts) const;
 
   const IterateErrors& errors() const { return errors_; }
+  const NsnSettings& settings() const { return settings_; }  ///< the step's, set by Begin
   /// max(−C_n, 0) over contacts at the current iterate [m]
   Real max_penetration() const { return constraints_.max_penetration(); }
   /// max |c| over positional joint rows [m]

@@ -67,9 +67,9 @@ Real SolverNsn::LineSearch(const nsn::VectorX& x, Real merit0, StepReport* repor
 void SolverNsn::Step(const Model& model, const State& in, const Control& control,
                      Contacts& contacts, Real dt, State* out, StepReport* report) {
   report->Reset();
-  const NsnSettings settings = ReadNsnSettings(model.options.solver);
   Stopwatch stopwatch;
   system_.Begin(model, in, control, contacts, dt);
+  const NsnSettings& settings = system_.settings();  // read from the table once, by Begin
   double assembly_ms = stopwatch.ElapsedMs();
   double solve_ms = 0;
   double integrate_ms = 0;
