@@ -6,29 +6,11 @@
 
 #include "engine/fem/tet_elements.h"
 #include "engine/solvers/nsn/element_kernels.h"
+#include "engine/solvers/nsn/schur_arrays.h"
 
 namespace sim::nsn {
 
 namespace {
-
-// Jᵀx of one tet: with X̂ = diag(x0, x1, x2), X̂_01 = x3/√2, X̂_02 = x4/√2, X̂_12 = x5/√2 (shear
-// terms only when `shear`), nodes 1..3 get the columns of U X̂ Bᵀ and node 0 minus their sum
-[[gnu::always_inline]] inline void NodeForces(const Mat3& U, const Mat3& B, const Real* x,
-                                              bool shear, Vec3* f) {
-  const Vec3 u0 = U.col(0), u1 = U.col(1), u2 = U.col(2);
-  const auto b = [&](int r, int c) { return B(r, c); };
-  const Real x01 = shear ? kInvSqrt2 * x[3] : 0;
-  const Real x02 = shear ? kInvSqrt2 * x[4] : 0;
-  const Real x12 = shear ? kInvSqrt2 * x[5] : 0;
-  // Y = U X̂ by columns
-  const Vec3 y0 = u0 * x[0] + u1 * x01 + u2 * x02;
-  const Vec3 y1 = u0 * x01 + u1 * x[1] + u2 * x12;
-  const Vec3 y2 = u0 * x02 + u1 * x12 + u2 * x[2];
-  f[1] = y0 * b(0, 0) + y1 * b(0, 1) + y2 * b(0, 2);
-  f[2] = y0 * b(1, 0) + y1 * b(1, 1) + y2 * b(1, 2);
-  f[3] = y0 * b(2, 0) + y1 * b(2, 1) + y2 * b(2, 2);
-  f[0] = -(f[1] + f[2] + f[3]);
-}
 
 // the kernels a test chose (ElementRows::UseKernelsForTesting), else nullptr
 const ElementKernels* kernels_for_testing = nullptr;
@@ -151,7 +133,7 @@ std::array<Vec3, 4> ElementRows::RowCoefficients(int e, int r) const {
 void ElementRows::ScatterForces(int e, const TetGroup& group, const Real* x,
                                 std::vector<Vec3>* f) const {
   Vec3 forces[4];
-  NodeForces(LaneMatrix(group.U, e), LaneMatrix(group.B, e), x, shear_rows_, forces);
+  ElementNodeForces<Real>(LaneMatrix(group.U, e), LaneMatrix(group.B, e), x, shear_rows_, forces);
   const std::array<int, 4>& block = block_[e];
   for (int a = 0; a < 4; ++a) (*f)[block[a]] += forces[a];
 }
@@ -266,6 +248,26 @@ Eigen::Matrix<Real, kElementRows, kElementRows> ElementRows::TetCompliance(
 
 
 void ElementRows::KeepRows() { groups_prev_ = groups_; }
+
+
+void ElementRows::DescribeArrays(SchurArrays<Real>* arrays) const {
+  // the groups hold several quantities each: their arrays are the groups' size apart
+  static_assert(sizeof(TetGroup) % sizeof(Real) == 0 &&
+                sizeof(TetGroupCompliance) % sizeof(Real) == 0);
+  constexpr long kGroupReals = sizeof(TetGroup) / sizeof(Real);
+  constexpr long kGroupInts = sizeof(TetGroup) / sizeof(int);
+  constexpr long kComplianceReals = sizeof(TetGroupCompliance) / sizeof(Real);
+  const bool any = !groups_.empty();
+  arrays->tet_count = tet_count();
+  arrays->shear_rows = shear_rows_;
+  arrays->element_block = {any ? &groups_[0].block[0][0] : nullptr, 4, kTetLanes, kGroupInts};
+  arrays->element_U = {any ? &groups_[0].U[0][0] : nullptr, 9, kTetLanes, kGroupReals};
+  arrays->element_B = {any ? &groups_[0].B[0][0] : nullptr, 9, kTetLanes, kGroupReals};
+  arrays->element_stretch_compliance = {any ? &group_compliance_[0].stretch[0][0] : nullptr, 6,
+                                        kTetLanes, kComplianceReals};
+  arrays->element_shear_compliance = {any ? &group_compliance_[0].shear[0][0] : nullptr, 3,
+                                      kTetLanes, kComplianceReals};
+}
 
 
 void ElementRows::AddSecantForce(const Real* lambda, Real dt, std::vector<Vec3>* f) const {

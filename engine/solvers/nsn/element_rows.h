@@ -68,6 +68,8 @@
 namespace sim::nsn {
 
 struct ElementKernels;  // element_kernels.h
+template <class S>
+struct SchurArrays;  // schur_arrays.h
 namespace element_lanes {
 struct ElementProducts;  // the kernels' bodies (element_physics_lanes.h)
 }  // namespace element_lanes
@@ -145,6 +147,9 @@ class ElementRows {
   void AddRotationStiffness(const Real* lambda, Real dt, std::vector<Vec3>* c) const;
 
   bool shear_rows() const { return shear_rows_; }
+
+  /// Points the element part of `arrays` (tets, groups, lane width) at these rows' groups.
+  void DescribeArrays(SchurArrays<Real>* arrays) const;
 
   /// Tests only: run the element kernels of `kernels` (PairElementKernels or QuadElementKernels,
   /// element_kernels.h) instead of the CPU's choice; nullptr restores it. Not thread-safe.

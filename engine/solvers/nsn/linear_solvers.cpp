@@ -11,13 +11,6 @@ namespace sim::nsn {
 
 namespace {
 
-// a curvature below this means the Krylov space is exhausted
-constexpr Real kBreakdown = 1e-300;
-
-// converged to round-off: ‖r‖_P below 1e-13 of its start (squared here). Iterating further
-// only divides round-off by round-off and adds noise to x.
-constexpr Real kConvergedSquared = 1e-26;
-
 // weight of the damped Jacobi iteration (see the file comment of linear_solvers.h)
 constexpr Real kJacobiWeight = 2.0 / 3.0;
 
@@ -96,64 +89,6 @@ void DirectionPass(long n, Real beta, const Real* z, const Real* Az, const Real*
 }
 
 
-LinearSolveStats SolvePcr(const SchurOperator& A, const VectorX& b, int iterations, VectorX* x,
-                          LinearWorkspace* w, std::vector<Real>* residuals,
-                          std::vector<Real>* preconditioned) {
-  // the vector updates of one iteration are fused into three passes over memory (the size is
-  // 6 per tet, and the products alone are cheap enough that ten separate Eigen passes cost as
-  // much as the matvec); the arithmetic is that of digest §9.2
-  LinearSolveStats stats;
-  const long n = b.size();
-  x->setZero();
-  // P = diag(A)⁻¹ as a product (kept in q); r = b − A·0, z = P r, p = z, rz0 = rᵀz
-  w->q = A.diagonal().cwiseInverse();
-  w->r = b;
-  w->z = w->r.cwiseProduct(w->q);
-  w->p = w->z;
-  const Real rz0 = w->r.dot(w->z);
-  Real rz = rz0;
-  Real rho = A.ApplyDot(w->z, &w->Az);
-  w->Ap = w->Az;
-  Real* xs = x->data();
-  Real* r = w->r.data();
-  Real* z = w->z.data();
-  Real* p = w->p.data();
-  Real* Ap = w->Ap.data();
-  Real* Az = w->Az.data();
-  const Real* inv_d = w->q.data();
-  // P Ap is never stored: it is inv_d·Ap wherever it is used
-  Real lanes[kLanes] = {0, 0, 0, 0};  // (Ap)ᵀ P Ap
-  for (long i = 0; i < n; ++i) lanes[i % kLanes] += Ap[i] * Ap[i] * inv_d[i];
-  Real curvature = SumLanes(lanes);
-  for (int k = 0; k < iterations; ++k) {
-    // converged (or Az ⟂ z: nothing left to reduce)
-    if (!(rho > kBreakdown) || rz <= kConvergedSquared * rz0) break;
-    if (!(curvature > kBreakdown)) {
-      stats.failed = !(curvature >= 0);
-      break;
-    }
-    const Real alpha = rho / curvature;
-    // x += αp, r −= αAp, z −= αP Ap, with ‖r‖² and rᵀz of the new residual
-    Real rr_lanes[kLanes] = {0, 0, 0, 0}, rz_lanes[kLanes] = {0, 0, 0, 0};
-    UpdatePass(n, alpha, p, Ap, inv_d, xs, r, z, rr_lanes, rz_lanes);
-    rz = SumLanes(rz_lanes);
-    ++stats.iterations;
-    if (residuals) residuals->push_back(std::sqrt(SumLanes(rr_lanes)));
-    if (preconditioned) preconditioned->push_back(std::sqrt(std::max<Real>(0, rz)));
-    if (k + 1 == iterations) break;                  // p and Ap are not needed any more
-    const Real rho_next = A.ApplyDot(w->z, &w->Az);  // the single matvec of the iteration
-    Az = w->Az.data();
-    const Real beta = rho_next / rho;
-    rho = rho_next;
-    // p = z + βp, Ap = Az + βAp (the extra axpy compared with CG), and the next curvature
-    std::fill(lanes, lanes + kLanes, Real{0});
-    DirectionPass(n, beta, z, Az, inv_d, p, Ap, lanes);
-    curvature = SumLanes(lanes);
-  }
-  return stats;
-}
-
-
 // the start of the preconditioned Krylov methods from x = 0: r = b, z = P r, p = z; returns rᵀz
 Real StartPreconditioned(const SchurOperator& A, const VectorX& b, VectorX* x, LinearWorkspace* w) {
   x->setZero();
@@ -164,46 +99,94 @@ Real StartPreconditioned(const SchurOperator& A, const VectorX& b, VectorX* x, L
 }
 
 
-// PCR with the operator's own preconditioner (SchurOperator::ApplyPreconditioner): the same
-// recurrences as SolvePcr with P Ap kept in w->q, one application of P per iteration
-LinearSolveStats SolvePcrPreconditioned(const SchurOperator& A, const VectorX& b, int iterations,
-                                        VectorX* x, LinearWorkspace* w,
-                                        std::vector<Real>* residuals,
-                                        std::vector<Real>* preconditioned) {
-  LinearSolveStats stats;
-  const Real rz0 = StartPreconditioned(A, b, x, w);
-  Real rz = rz0;
-  A.Apply(w->z, &w->Az);
-  w->Ap = w->Az;
-  Real rho = w->z.dot(w->Az);
-  A.ApplyPreconditioner(w->Ap, &w->q);
-  Real curvature = w->Ap.dot(w->q);
-  for (int k = 0; k < iterations; ++k) {
-    if (!(rho > kBreakdown) || rz <= kConvergedSquared * rz0) break;
-    if (!(curvature > kBreakdown)) {
-      stats.failed = !(curvature >= 0);
-      break;
-    }
-    const Real alpha = rho / curvature;
-    *x += alpha * w->p;
-    w->r -= alpha * w->Ap;
-    w->z -= alpha * w->q;
-    rz = w->r.dot(w->z);
-    ++stats.iterations;
-    if (residuals) residuals->push_back(w->r.norm());
-    if (preconditioned) preconditioned->push_back(std::sqrt(std::max<Real>(0, rz)));
-    if (k + 1 == iterations) break;
-    A.Apply(w->z, &w->Az);
-    const Real rho_next = w->z.dot(w->Az);
-    const Real beta = rho_next / rho;
-    rho = rho_next;
-    w->p = w->z + beta * w->p;
-    w->Ap = w->Az + beta * w->Ap;
-    A.ApplyPreconditioner(w->Ap, &w->q);
-    curvature = w->Ap.dot(w->q);
+// PCR's operations (pcr.h) with the diagonal preconditioner P = diag(A)⁻¹: the vector updates
+// of one iteration fused into the two passes above (the size is 6 per tet, and the products alone
+// are cheap enough that ten separate Eigen passes cost as much as the matvec); P Ap is never
+// stored, it is inv_d·Ap wherever it is used
+class DiagonalPcrOps {
+ public:
+  using Scalar = Real;
+  DiagonalPcrOps(const SchurOperator& A, const VectorX& b, VectorX* x, LinearWorkspace* w)
+      : A_(A), b_(b), x_(x), w_(w), n_(b.size()) {}
+
+  Real Start() {
+    x_->setZero();
+    w_->q = A_.diagonal().cwiseInverse();  // inv_d
+    w_->r = b_;
+    w_->z = w_->r.cwiseProduct(w_->q);
+    w_->p = w_->z;
+    return w_->r.dot(w_->z);
   }
-  return stats;
-}
+  Real ApplyDotZ() { return A_.ApplyDot(w_->z, &w_->Az); }
+  Real StartDirection() {
+    w_->Ap = w_->Az;
+    Real lanes[kLanes] = {0, 0, 0, 0};
+    for (long i = 0; i < n_; ++i) lanes[i % kLanes] += w_->Ap[i] * w_->Ap[i] * w_->q[i];
+    return SumLanes(lanes);
+  }
+  void UpdateIterate(Real alpha, Real* rr, Real* rz) {
+    Real rr_lanes[kLanes] = {0, 0, 0, 0}, rz_lanes[kLanes] = {0, 0, 0, 0};
+    UpdatePass(n_, alpha, w_->p.data(), w_->Ap.data(), w_->q.data(), x_->data(), w_->r.data(),
+               w_->z.data(), rr_lanes, rz_lanes);
+    *rr = SumLanes(rr_lanes);
+    *rz = SumLanes(rz_lanes);
+  }
+  Real UpdateDirection(Real beta) {
+    Real lanes[kLanes] = {0, 0, 0, 0};
+    DirectionPass(n_, beta, w_->z.data(), w_->Az.data(), w_->q.data(), w_->p.data(), w_->Ap.data(),
+                  lanes);
+    return SumLanes(lanes);
+  }
+
+ private:
+  const SchurOperator& A_;
+  const VectorX& b_;
+  VectorX* x_;
+  LinearWorkspace* w_;
+  long n_;
+};
+
+
+// PCR's operations with the operator's own preconditioner (SchurOperator::ApplyPreconditioner):
+// P Ap kept in q, one application of P per iteration
+class OperatorPcrOps {
+ public:
+  using Scalar = Real;
+  OperatorPcrOps(const SchurOperator& A, const VectorX& b, VectorX* x, LinearWorkspace* w)
+      : A_(A), b_(b), x_(x), w_(w) {}
+
+  Real Start() { return StartPreconditioned(A_, b_, x_, w_); }
+  Real ApplyDotZ() {
+    A_.Apply(w_->z, &w_->Az);
+    return w_->z.dot(w_->Az);
+  }
+  Real StartDirection() {
+    w_->Ap = w_->Az;
+    return PreconditionedCurvature();
+  }
+  void UpdateIterate(Real alpha, Real* rr, Real* rz) {
+    *x_ += alpha * w_->p;
+    w_->r -= alpha * w_->Ap;
+    w_->z -= alpha * w_->q;
+    *rr = w_->r.squaredNorm();
+    *rz = w_->r.dot(w_->z);
+  }
+  Real UpdateDirection(Real beta) {
+    w_->p = w_->z + beta * w_->p;
+    w_->Ap = w_->Az + beta * w_->Ap;
+    return PreconditionedCurvature();
+  }
+
+ private:
+  Real PreconditionedCurvature() {
+    A_.ApplyPreconditioner(w_->Ap, &w_->q);
+    return w_->Ap.dot(w_->q);
+  }
+  const SchurOperator& A_;
+  const VectorX& b_;
+  VectorX* x_;
+  LinearWorkspace* w_;
+};
 
 
 LinearSolveStats SolvePcg(const SchurOperator& A, const VectorX& b, int iterations, VectorX* x,
@@ -213,10 +196,11 @@ LinearSolveStats SolvePcg(const SchurOperator& A, const VectorX& b, int iteratio
   Real rz = StartPreconditioned(A, b, x, w);
   const Real rz0 = rz;
   for (int k = 0; k < iterations; ++k) {
-    if (!(rz > kBreakdown) || rz <= kConvergedSquared * rz0) break;
+    if (!(rz > KrylovLimits<Real>::kBreakdown) || rz <= KrylovLimits<Real>::kConvergedSquared * rz0)
+      break;
     A.Apply(w->p, &w->Ap);
     const Real curvature = w->p.dot(w->Ap);
-    if (!(curvature > kBreakdown)) {
+    if (!(curvature > KrylovLimits<Real>::kBreakdown)) {
       stats.failed = !(curvature >= 0);
       break;
     }
@@ -316,12 +300,14 @@ LinearSolveStats SolveLinear(LinearSolverKind kind, const SchurOperator& A, cons
   if (workspace->r.size() != n) workspace->Resize(n);
   if (n == 0) return {};
   switch (kind) {
-    case LinearSolverKind::kPcr:
+    case LinearSolverKind::kPcr: {
       if (A.has_preconditioner()) {
-        return SolvePcrPreconditioned(A, b, iterations, x, workspace, residuals,
-                                      preconditioned_residuals);
+        OperatorPcrOps ops(A, b, x, workspace);
+        return Pcr(ops, iterations, residuals, preconditioned_residuals);
       }
-      return SolvePcr(A, b, iterations, x, workspace, residuals, preconditioned_residuals);
+      DiagonalPcrOps ops(A, b, x, workspace);
+      return Pcr(ops, iterations, residuals, preconditioned_residuals);
+    }
     case LinearSolverKind::kPcg:
       return SolvePcg(A, b, iterations, x, workspace, residuals, preconditioned_residuals);
     case LinearSolverKind::kJacobi:

@@ -1,9 +1,9 @@
 // Inner linear solvers of the non-smooth Newton method: they solve the Schur-complement system
 //   A x = b,  A = J H⁻¹ Jᵀ + C + εI   (eq. (59)/(80), seed 002; digest §6.5)
 // approximately, with a fixed iteration budget, matrix-free through SchurOperator.
-//   PCR  preconditioned conjugate residual, diagonal preconditioner (digest §9.2, Saad 2003
-//        Alg. 6.20 in preconditioned form): minimizes ‖r‖_P = sqrt(rᵀ P r), so that norm
-//        decreases monotonically; 1 matvec and 2 inner products per iteration.
+//   PCR  preconditioned conjugate residual, diagonal preconditioner (pcr.h, written once over a
+//        vector-operations interface): minimizes ‖r‖_P = sqrt(rᵀ P r), so that norm decreases
+//        monotonically; 1 matvec and 2 inner products per iteration.
 //   PCG  preconditioned conjugate gradient, diagonal preconditioner (residual not monotone).
 //   PCR and PCG take the operator's own SPD preconditioner instead of the diagonal where it
 //   has one (SchurOperator::has_preconditioner; the FEM block of element_preconditioner.h):
@@ -25,6 +25,7 @@
 #include "engine/core/math.h"
 #include "engine/model/model.h"
 #include "engine/solvers/nsn/nsn_settings.h"
+#include "engine/solvers/nsn/pcr.h"
 
 namespace sim::nsn {
 
@@ -63,13 +64,8 @@ struct LinearWorkspace {
   void Resize(int n);
 };
 
-/// Result of one linear solve. `residuals` gets ‖b − Ax‖₂ after every iteration; when
-/// `preconditioned_residuals` is given, PCR/PCG also append sqrt(rᵀ P r).
-struct LinearSolveStats {
-  int iterations = 0;
-  bool failed = false;  ///< breakdown (non-positive curvature) or factorization failure
-};
-
+/// A x = b from x = 0 in at most `iterations`. `residuals` gets ‖b − Ax‖₂ after every iteration;
+/// when `preconditioned_residuals` is given, PCR/PCG also append sqrt(rᵀ P r).
 LinearSolveStats SolveLinear(LinearSolverKind kind, const SchurOperator& A, const VectorX& b,
                              int iterations, VectorX* x, LinearWorkspace* workspace,
                              std::vector<Real>* residuals,

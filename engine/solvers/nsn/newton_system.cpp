@@ -183,6 +183,7 @@ void NewtonSystem::Assemble() {
 
   r_frozen_ = true;
   BuildIncidence();
+  DescribeArrays();
 
   // diagonal of A = J H⁻¹ Jᵀ + C + εI (Jacobi preconditioner of PCR/PCG)
   for (int i = 0; i < row_count(); ++i) {
@@ -224,44 +225,76 @@ void NewtonSystem::BuildIncidence() {
   // rows with their used ends only, and a counting sort of the ends by block
   const int blocks = static_cast<int>(blocks_.x.size());
   packed_row_begin_.resize(row_count() + 1);
-  packed_ends_.clear();
+  packed_end_block_.clear();
+  packed_end_lin_.clear();
+  packed_end_ang_.clear();
   incidence_begin_.assign(blocks + 1, 0);
   for (int i = 0; i < row_count(); ++i) {
-    packed_row_begin_[i] = static_cast<int>(packed_ends_.size());
+    packed_row_begin_[i] = static_cast<int>(packed_end_block_.size());
     for (const RowEnd& e : rows_[i].end) {
       if (e.block < 0) continue;
-      packed_ends_.push_back(e);
+      packed_end_block_.push_back(e.block);
+      packed_end_lin_.push_back(e.lin);
+      packed_end_ang_.push_back(e.ang);
       ++incidence_begin_[e.block + 1];
     }
   }
-  packed_row_begin_[row_count()] = static_cast<int>(packed_ends_.size());
+  const int ends = static_cast<int>(packed_end_block_.size());
+  packed_row_begin_[row_count()] = ends;
   for (int b = 0; b < blocks; ++b) incidence_begin_[b + 1] += incidence_begin_[b];
-  transposed_.resize(packed_ends_.size());
+  incidence_row_.resize(ends);
+  incidence_lin_.resize(ends);
+  incidence_ang_.resize(ends);
   incidence_cursor_.assign(incidence_begin_.begin(), incidence_begin_.end() - 1);
   for (int i = 0; i < row_count(); ++i) {
     for (int k = packed_row_begin_[i]; k < packed_row_begin_[i + 1]; ++k) {
-      const RowEnd& e = packed_ends_[k];
-      transposed_[incidence_cursor_[e.block]++] = {i, e.lin, e.ang};
+      const int slot = incidence_cursor_[packed_end_block_[k]]++;
+      incidence_row_[slot] = i;
+      incidence_lin_[slot] = packed_end_lin_[k];
+      incidence_ang_[slot] = packed_end_ang_[k];
     }
   }
+}
+
+
+void NewtonSystem::DescribeArrays() {
+  static_assert(sizeof(Vec3) == 3 * sizeof(Real) && sizeof(Mat3) == 9 * sizeof(Real));
+  const auto scalars = [](const auto& v, int per_entry) {
+    return Span<const Real>{v.empty() ? nullptr : v[0].data(),
+                            static_cast<long>(per_entry * v.size())};
+  };
+  const auto ints = [](const std::vector<int>& v) {
+    return Span<const int>{v.data(), static_cast<long>(v.size())};
+  };
+  SchurArrays<Real>& a = arrays_;
+  a = {};
+  a.block_count = blocks_.count();
+  a.body_count = blocks_.body_count();
+  a.inv_mass = scalars(blocks_.inv_mass, 3);
+  a.inv_inertia = {blocks_.inv_inertia_W.empty() ? nullptr : blocks_.inv_inertia_W[0].data(),
+                   9L * blocks_.body_count()};
+  a.row_count = row_count();
+  a.row_begin = ints(packed_row_begin_);
+  a.end_block = ints(packed_end_block_);
+  a.end_lin = scalars(packed_end_lin_, 3);
+  a.end_ang = scalars(packed_end_ang_, 3);
+  a.incidence_begin = ints(incidence_begin_);
+  a.incidence_row = ints(incidence_row_);
+  a.incidence_lin = scalars(incidence_lin_, 3);
+  a.incidence_ang = scalars(incidence_ang_, 3);
+  a.compliance = {c_diag_.data(), row_count()};
+  a.regularization = settings_.regularization;
+  a.diagonal = {diag_.data(), diag_.size()};
+  elements_.DescribeArrays(&a);
 }
 
 
 void NewtonSystem::AccumulateJt(const VectorX& x, std::vector<Vec3>* lin,
                                 std::vector<Vec3>* ang) const {
   // Jᵀx gathered per block, in row order (the same sums whatever the thread count)
+  const SchurArrays<Real>& a = arrays_;
   ParallelFor(static_cast<int>(lin->size()), 256, kMinParallelBlocks, [&](int begin, int end) {
-    for (int b = begin; b < end; ++b) {
-      Vec3 sum_lin = Vec3::Zero(), sum_ang = Vec3::Zero();
-      for (int k = incidence_begin_[b]; k < incidence_begin_[b + 1]; ++k) {
-        const TransposedEnd& e = transposed_[k];
-        const Real xi = x(e.row);
-        sum_lin += xi * e.lin;
-        sum_ang += xi * e.ang;
-      }
-      (*lin)[b] = sum_lin;
-      (*ang)[b] = sum_ang;
-    }
+    GatherRowsJt(a, x.data(), begin, end, (*lin)[0].data(), (*ang)[0].data());
   });
   if (elements_.row_count() > 0) elements_.AddJt(x.data() + row_count(), lin);
 }
@@ -269,16 +302,9 @@ void NewtonSystem::AccumulateJt(const VectorX& x, std::vector<Vec3>* lin,
 
 void NewtonSystem::ApplyInverseH(const std::vector<Vec3>& lin, const std::vector<Vec3>& ang,
                                  std::vector<Vec3>* out_lin, std::vector<Vec3>* out_ang) const {
-  for (int k = 0; k < blocks_.body_count(); ++k) {
-    (*out_lin)[k] = blocks_.inv_mass[k].cwiseProduct(lin[k]);
-    (*out_ang)[k] = blocks_.inv_inertia_W[k] * ang[k];
-  }
-  // particles do not rotate (zero inverse inertia): their angular parts stay zero, without the
-  // 3×3 product (a soft ball's 1760 nodes made it 2 % of the step)
-  for (std::size_t k = blocks_.body_count(); k < lin.size(); ++k) {
-    (*out_lin)[k] = blocks_.inv_mass[k].cwiseProduct(lin[k]);
-    (*out_ang)[k].setZero();
-  }
+  if (lin.empty()) return;
+  nsn::ApplyInverseH(arrays_, lin[0].data(), ang[0].data(), (*out_lin)[0].data(),
+                     (*out_ang)[0].data());
 }
 
 
@@ -288,15 +314,9 @@ Real NewtonSystem::ApplyDot(const VectorX& x, VectorX* y) const {
   AccumulateJt(x, &scratch_lin_, &scratch_ang_);
   ApplyInverseH(scratch_lin_, scratch_ang_, &scratch_lin2_, &scratch_ang2_);
   y->resize(size());
+  const SchurArrays<Real>& a = arrays_;
   ParallelFor(row_count(), 1024, kMinParallelRows, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
-      Real value = 0;
-      for (int k = packed_row_begin_[i]; k < packed_row_begin_[i + 1]; ++k) {
-        const RowEnd& e = packed_ends_[k];
-        value += e.lin.dot(scratch_lin2_[e.block]) + e.ang.dot(scratch_ang2_[e.block]);
-      }
-      (*y)(i) = value + (c_diag_(i) + settings_.regularization) * x(i);
-    }
+    ApplyRows(a, scratch_lin2_[0].data(), scratch_ang2_[0].data(), x.data(), begin, end, y->data());
   });
   Real dot = x.head(row_count()).dot(y->head(row_count()));
   if (elements_.row_count() > 0) {

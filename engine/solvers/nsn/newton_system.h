@@ -36,6 +36,7 @@
 #include "engine/solvers/nsn/element_rows.h"
 #include "engine/solvers/nsn/linear_solvers.h"
 #include "engine/solvers/nsn/nsn_settings.h"
+#include "engine/solvers/nsn/schur_arrays.h"
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
 #include "engine/state/state.h"
@@ -134,6 +135,10 @@ class NewtonSystem final : public SchurOperator {
   bool has_preconditioner() const override;
   void ApplyPreconditioner(const VectorX& r, VectorX* z) const override;
 
+  /// The arrays the Schur product reads, as spans over this system's storage (valid until the
+  /// next Begin or Assemble).
+  const SchurArrays<Real>& arrays() const { return arrays_; }
+
   /// Refactors the element block of the preconditioner at the current iterate (after Assemble;
   /// nothing without element rows or with the Jacobi setting).
   void UpdatePreconditioner();
@@ -146,6 +151,8 @@ class NewtonSystem final : public SchurOperator {
   /// A joint friction row (RowType::kFriction before the contact rows).
   void AssembleJointFrictionRow(int i);
   void BuildIncidence();
+  /// Points arrays_ at the current storage (after BuildIncidence).
+  void DescribeArrays();
 
   const Model* model_ = nullptr;
   const State* in_ = nullptr;  // the step's input (q⁻, u⁻)
@@ -165,18 +172,15 @@ class NewtonSystem final : public SchurOperator {
   // rows
   std::vector<Row> rows_;  // assembled J (NCP-scaled for unilateral rows)
   std::vector<Row> gradients_prev_;
-  // The assembled J packed for the Schur products, rebuilt by each Assemble: by rows (the used
-  // ends only) for J t, and by blocks for Jᵀx, so Jᵀx is a gather per block (no write conflicts
-  // between threads) and both products stream through contiguous memory
-  struct TransposedEnd {
-    int row = 0;
-    Vec3 lin = Vec3::Zero();
-    Vec3 ang = Vec3::Zero();
-  };
-  std::vector<int> packed_row_begin_;
-  std::vector<RowEnd> packed_ends_;
-  std::vector<int> incidence_begin_, incidence_cursor_;
-  std::vector<TransposedEnd> transposed_;
+  // The assembled J packed for the Schur products, rebuilt by each Assemble, as plain arrays
+  // (schur_arrays.h, arrays()): by rows (the used ends only) for J t, and by blocks for Jᵀx, so
+  // Jᵀx is a gather per block (no write conflicts between threads) and both products stream
+  // through contiguous memory
+  std::vector<int> packed_row_begin_, packed_end_block_;
+  std::vector<Vec3> packed_end_lin_, packed_end_ang_;
+  std::vector<int> incidence_begin_, incidence_cursor_, incidence_row_;
+  std::vector<Vec3> incidence_lin_, incidence_ang_;
+  SchurArrays<Real> arrays_;  // spans over the above, the blocks and the element rows
   VectorX lambda_, lambda_saved_, c_diag_, h_, diag_;
   VectorX r_;              // complementarity scale per unilateral row / friction pair
   bool r_frozen_ = false;  // r is computed at the first assembly of the step
