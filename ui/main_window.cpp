@@ -23,6 +23,7 @@
 #include <QStyle>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVulkanInstance>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -324,7 +325,26 @@ void MainWindow::CreateStatusBar() {
   fps_label_->setMinimumWidth(
       fontMetrics().horizontalAdvance(QStringLiteral("0000.0 FPS (00.00 ms)")));
   fps_label_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  // the diagnostics' counts, shown while there are any; a click opens the panel
+  problems_button_ = new QToolButton(this);
+  problems_button_->setObjectName(QStringLiteral("ProblemsButton"));
+  problems_button_->setAutoRaise(true);
+  problems_button_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  problems_button_->setToolTip(tr("Show the diagnostics panel"));
+  problems_button_->hide();
+  connect(problems_button_, &QToolButton::clicked, this, &MainWindow::ShowDiagnosticsPanel);
+  connect(
+      diagnostics_panel_, &DiagnosticsPanel::CountsChanged, this, [this](int errors, int warnings) {
+        problems_button_->setVisible(errors > 0 || warnings > 0);
+        problems_button_->setIcon(style()->standardIcon(errors > 0 ? QStyle::SP_MessageBoxCritical
+                                                                   : QStyle::SP_MessageBoxWarning));
+        QStringList parts;
+        if (errors > 0) parts << tr("%n error(s)", nullptr, errors);
+        if (warnings > 0) parts << tr("%n warning(s)", nullptr, warnings);
+        problems_button_->setText(parts.join(QStringLiteral(", ")));
+      });
   statusBar()->addWidget(scene_label_, 1);
+  statusBar()->addPermanentWidget(problems_button_);
   statusBar()->addPermanentWidget(sim_label_);
   statusBar()->addPermanentWidget(device_label_);
   statusBar()->addPermanentWidget(fps_label_);
@@ -517,7 +537,13 @@ void MainWindow::OnSimulationDiagnostics(const std::vector<Diagnostic>& diagnost
   for (const Diagnostic& d : diagnostics) std::cerr << d.Format() << "\n";
   std::cerr << std::flush;
   diagnostics_panel_->AppendDiagnostics(diagnostics);
-  ShowDiagnosticsPanel();
+  // an error (a non-finite step, which also pauses) opens the panel; warnings such as an
+  // unconverged step only count in its title and the status bar, so the viewport does not
+  // shrink under a drag the user is making
+  const bool error = std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) {
+    return d.severity == Severity::kError;
+  });
+  if (error) ShowDiagnosticsPanel();
 }
 
 

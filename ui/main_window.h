@@ -22,6 +22,7 @@
 
 class QAction;
 class QLabel;
+class QToolButton;
 class QMenu;
 class QTimer;
 class QVulkanInstance;
@@ -135,6 +136,7 @@ class MainWindow : public QMainWindow {
   QLabel* sim_label_ = nullptr;
   QLabel* device_label_ = nullptr;
   QLabel* fps_label_ = nullptr;
+  QToolButton* problems_button_ = nullptr;  ///< diagnostics counts in the status bar
   QTimer* fps_timer_ = nullptr;
 
   std::vector<io::SolverConfig> compare_configs_;

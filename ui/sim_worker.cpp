@@ -82,7 +82,7 @@ struct SimWorker::Lane {
   State initial_state;
   std::vector<StepSample> history;  // ring of kHistoryLength, next write at history_next
   std::size_t history_next = 0;
-  std::array<std::uint64_t, kStepStatusBits> status_counts = {};
+  std::array<std::uint64_t, kStepStatusBitCount> status_counts = {};
   std::uint32_t reported_status = 0;  // bits already reported since the load or reset
 };
 
@@ -553,8 +553,8 @@ void SimWorker::StepLanes() {
     lane.history_next = (lane.history_next + 1) % kHistoryLength;
 
     // status: counted always; reported once per kind (the iteration limit is routine)
-    for (int bit = 0; bit < kStepStatusBits; ++bit) {
-      const std::uint32_t flag = 1u << bit;
+    for (int bit = 0; bit < kStepStatusBitCount; ++bit) {
+      const std::uint32_t flag = StepStatusTable()[bit].bit;
       if ((report.status & flag) == 0) continue;
       ++lane.status_counts[bit];
       if (flag == kStepMaxIterations || (lane.reported_status & flag) != 0) continue;

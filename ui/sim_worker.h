@@ -133,8 +133,6 @@ struct StepSample {
   std::uint32_t status = kStepOk;
 };
 
-/// Number of status bits of StepStatus (kStepMaxIterations … kStepRunaway).
-inline constexpr int kStepStatusBits = 6;
 
 /// What the panels need of one lane.
 struct LaneSnapshot {
@@ -146,7 +144,7 @@ struct LaneSnapshot {
   std::vector<Real> joint_positions;  ///< θ per joint [rad or m] (0 for ball and fixed joints)
   std::vector<Real> joint_targets;    ///< commanded θ* per joint; NaN: the model's
   /// steps since the scene loaded or reset with each status bit set (bit order of StepStatus)
-  std::array<std::uint64_t, kStepStatusBits> status_counts = {};
+  std::array<std::uint64_t, kStepStatusBitCount> status_counts = {};
   std::uint64_t step = 0;
   double time = 0;
 };

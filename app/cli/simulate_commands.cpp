@@ -200,9 +200,17 @@ int RunSimulation(const RunOptions& options) {
       !WriteOrReport(options.report, io::RunReportJson(options.scene, run))) {
     return kExitInputError;
   }
-  if (run.log.status.non_finite > 0) {
-    std::fprintf(stderr, "%s: error: %d non-finite step(s): %s\n", options.scene.c_str(),
-                 run.log.status.non_finite, run.log.last.message.c_str());
+  // a result the user must not trust is said on stderr; non-finite and runaway runs fail
+  const io::StatusCounts& status = run.log.status;
+  if (status.count(kStepUnconverged) > 0) {
+    std::fprintf(stderr, "%s: warning: %d unconverged step(s), the last: %s\n",
+                 options.scene.c_str(), status.count(kStepUnconverged),
+                 run.log.last_problem.c_str());
+  }
+  if (status.count(kStepNonFinite) > 0 || status.count(kStepRunaway) > 0) {
+    std::fprintf(stderr, "%s: error: %d non-finite and %d runaway step(s): %s\n",
+                 options.scene.c_str(), status.count(kStepNonFinite), status.count(kStepRunaway),
+                 run.log.last_problem.c_str());
     return kExitInputError;
   }
   return kExitOk;
@@ -250,7 +258,7 @@ int RunCompare(const CompareOptions& options) {
   int nonfinite = 0;
   for (const io::RunResult& run : runs) {
     const io::StepLog& log = run.log;
-    nonfinite += log.status.non_finite;
+    nonfinite += log.status.count(kStepNonFinite);
     char position[96] = "-";
     char distance[32] = "-";
     if (body >= 0) {
@@ -323,7 +331,7 @@ int RunBench(const BenchOptions& options) {
         // a fast but wrong run fails (style §3.9)
         finite &= IsFinite(simulation->state());
       }
-      finite &= log.status.non_finite == 0 && log.status.runaway == 0;
+      finite &= log.status.count(kStepNonFinite) == 0 && log.status.count(kStepRunaway) == 0;
       if (!finite) exit_code = kExitInputError;
 
       // one row
@@ -366,9 +374,9 @@ int SimulateScene(const io::Scene& scene, int steps, State* state, Contacts* con
   if (!simulation) return kExitUsage;
   io::StatusCounts status;
   for (int i = 0; i < steps; ++i) status.Add(simulation->Step().status);
-  if (status.non_finite > 0) {
+  if (status.count(kStepNonFinite) > 0) {
     std::fprintf(stderr, "%s: warning: %d non-finite step(s); rendering the last good state\n",
-                 scene.path.c_str(), status.non_finite);
+                 scene.path.c_str(), status.count(kStepNonFinite));
   }
   *state = simulation->state();
   if (contacts != nullptr) *contacts = simulation->contacts();

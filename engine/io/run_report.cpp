@@ -104,16 +104,11 @@ void WriteSettings(const SolverOptions& options, JsonOut* out) {
 
 void WriteStatus(const StatusCounts& status, JsonOut* out) {
   out->StartObject();
-  const std::pair<const char*, int> counts[] = {{"ok", status.ok},
-                                                {"max_iterations", status.max_iterations},
-                                                {"line_search_failed", status.line_search_failed},
-                                                {"non_finite", status.non_finite},
-                                                {"capacity_exceeded", status.capacity_exceeded},
-                                                {"unsupported_pair", status.unsupported_pair},
-                                                {"runaway", status.runaway}};
-  for (const auto& [name, count] : counts) {
-    out->Key(name);
-    out->Int(count);
+  out->Key("ok");
+  out->Int(status.ok);
+  for (int i = 0; i < kStepStatusBitCount; ++i) {
+    out->Key(StepStatusTable()[i].name);
+    out->Int(status.bits[i]);
   }
   out->EndObject();
 }
@@ -130,6 +125,8 @@ void WriteConvergence(const StepReport& report, JsonOut* out) {
     out->Number(record.friction_error);
     out->Key("bilateral_error");
     out->Number(record.bilateral_error);
+    out->Key("cone_error");
+    out->Number(record.cone_error);
     out->Key("merit");
     out->Number(record.merit);
     out->Key("step_size");
@@ -277,11 +274,13 @@ void WriteRunSections(const RunResult& run, JsonOut* out) {
   out->Key("energy_drift_rel");
   out->Number(EnergyDriftRelative(model, run.initial_state, run.final_state));
   out->Key("nonfinite_steps");
-  out->Int(log.status.non_finite);
+  out->Int(log.status.count(kStepNonFinite));
   out->Key("final_residual_max");
   out->Number(log.final_residual_max);
   out->Key("final_residual_last");
   out->Number(log.final_residual_last);
+  out->Key("last_problem");
+  out->String(log.last_problem);
   out->EndObject();
 
   out->Key("status");
@@ -389,27 +388,22 @@ double Minimum(const std::vector<double>& samples) {
 
 void StatusCounts::Add(std::uint32_t status) {
   if (status == kStepOk) ++ok;
-  if (status & kStepMaxIterations) ++max_iterations;
-  if (status & kStepLineSearchFailed) ++line_search_failed;
-  if (status & kStepNonFinite) ++non_finite;
-  if (status & kStepCapacityExceeded) ++capacity_exceeded;
-  if (status & kStepUnsupportedPair) ++unsupported_pair;
-  if (status & kStepRunaway) ++runaway;
+  if (ProblemBits(status) != 0) ++problems;
+  for (int i = 0; i < kStepStatusBitCount; ++i) {
+    if (status & StepStatusTable()[i].bit) ++bits[i];
+  }
 }
 
 
+int StatusCounts::count(std::uint32_t bit) const { return bits[StepStatusIndex(bit)]; }
+
+
 std::string StatusCounts::ToString() const {
-  const std::pair<const char*, int> counts[] = {{"ok", ok},
-                                                {"max_iterations", max_iterations},
-                                                {"line_search_failed", line_search_failed},
-                                                {"non_finite", non_finite},
-                                                {"capacity_exceeded", capacity_exceeded},
-                                                {"unsupported_pair", unsupported_pair},
-                                                {"runaway", runaway}};
-  std::string text;
-  for (const auto& [name, count] : counts) {
-    if (count == 0) continue;
-    text += (text.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
+  std::string text = ok > 0 ? "ok " + std::to_string(ok) : "";
+  for (int i = 0; i < kStepStatusBitCount; ++i) {
+    if (bits[i] == 0) continue;
+    text += (text.empty() ? "" : ", ") + std::string(StepStatusTable()[i].name) + " " +
+            std::to_string(bits[i]);
   }
   return text.empty() ? "no steps" : text;
 }
@@ -429,6 +423,11 @@ void StepLog::Add(const StepReport& report) {
   final_residual_max = std::fmax(final_residual_max, report.final_residual);
   final_residual_last = report.final_residual;
   status.Add(report.status);
+  if (ProblemBits(report.status) != 0) {
+    last_problem = "step " + std::to_string(steps) + ": " +
+                   StepStatusString(ProblemBits(report.status)) +
+                   (report.message.empty() ? "" : ": " + report.message);
+  }
   last = report;
 }
 

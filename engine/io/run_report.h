@@ -4,6 +4,7 @@
 // JSON has no NaN or infinity: every non-finite number is written as null.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -30,14 +31,13 @@ double Minimum(const std::vector<double>& samples);
 /// Number of steps with each StepStatus bit set (`ok`: steps with no bit set).
 struct StatusCounts {
   int ok = 0;
-  int max_iterations = 0;
-  int line_search_failed = 0;
-  int non_finite = 0;
-  int capacity_exceeded = 0;
-  int unsupported_pair = 0;
-  int runaway = 0;
+  std::array<int, kStepStatusBitCount> bits = {};  ///< per entry of StepStatusTable()
 
   void Add(std::uint32_t status);
+  /// Steps with `bit` (one StepStatus bit) set.
+  int count(std::uint32_t bit) const;
+  /// Steps with any bit that marks a result not to trust (ProblemBits).
+  int problems = 0;
   /// "ok 118, max_iterations 2": the non-zero counts, or "no steps".
   std::string ToString() const;
 };
@@ -57,6 +57,8 @@ struct StepLog {
   Real final_residual_last = 0;  ///< the last step's final residual
   StatusCounts status;
   StepReport last;  ///< a copy of the last step's report (its convergence history)
+  /// "step 12: unconverged: ..." of the last step with a ProblemBits status, else empty
+  std::string last_problem;
 
   /// Adds one step; NaN figures (from a rejected step) do not enter the maxima.
   void Add(const StepReport& report);

@@ -3,19 +3,46 @@
 
 namespace sim {
 
+namespace {
+
+constexpr StepStatusEntry kStatusTable[kStepStatusBitCount] = {
+    {kStepMaxIterations, "max_iterations", false},
+    {kStepLineSearchFailed, "line_search_failed", false},
+    {kStepNonFinite, "non_finite", true},
+    {kStepCapacityExceeded, "capacity_exceeded", false},
+    {kStepUnsupportedPair, "unsupported_pair", false},
+    {kStepRunaway, "runaway", true},
+    {kStepUnconverged, "unconverged", true},
+};
+
+// entry i is bit i (StepStatusIndex)
+constexpr bool InBitOrder() {
+  for (int i = 0; i < kStepStatusBitCount; ++i) {
+    if (StepStatusIndex(kStatusTable[i].bit) != i) return false;
+  }
+  return true;
+}
+static_assert(InBitOrder());
+
+}  // namespace
+
+
+const StepStatusEntry (&StepStatusTable())[kStepStatusBitCount] { return kStatusTable; }
+
+
+std::uint32_t ProblemBits(std::uint32_t status) {
+  std::uint32_t problems = 0;
+  for (const StepStatusEntry& entry : StepStatusTable()) {
+    if (entry.problem) problems |= entry.bit;
+  }
+  return status & problems;
+}
+
+
 std::string StepStatusString(std::uint32_t status) {
   if (status == kStepOk) return "ok";
-  static constexpr struct {
-    std::uint32_t bit;
-    const char* name;
-  } kNames[] = {{kStepMaxIterations, "max_iterations"},
-                {kStepLineSearchFailed, "line_search_failed"},
-                {kStepNonFinite, "non_finite"},
-                {kStepCapacityExceeded, "capacity_exceeded"},
-                {kStepUnsupportedPair, "unsupported_pair"},
-                {kStepRunaway, "runaway"}};
   std::string text;
-  for (const auto& entry : kNames) {
+  for (const StepStatusEntry& entry : StepStatusTable()) {
     if (status & entry.bit) text += (text.empty() ? "" : ",") + std::string(entry.name);
   }
   return text;

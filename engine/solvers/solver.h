@@ -3,6 +3,7 @@
 // reports and tests all read this one structure.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -40,7 +41,32 @@ enum StepStatus : std::uint32_t {
   /// solve diverged while staying finite. The state is kept so the user sees it; raise
   /// solver.linear_iterations, turn on solver.line_search or lower solver.dt.
   kStepRunaway = 1u << 5,
+  /// The step ended with a residual above the solver's stated tolerances (its `unconverged_*`
+  /// settings): the state may be physically wrong (penetration, friction outside its cone, a
+  /// joint apart). `message` names the measure and its value. Raise the iteration budgets, turn
+  /// on the line search or lower solver.dt.
+  kStepUnconverged = 1u << 6,
 };
+
+/// Number of status bits (the entries of StepStatusTable).
+inline constexpr int kStepStatusBitCount = 7;
+
+/// One status bit: its name in reports and whether it marks a result the user must not trust
+/// (non-finite, run away, unconverged) rather than a note about the solve.
+struct StepStatusEntry {
+  std::uint32_t bit;
+  const char* name;
+  bool problem;
+};
+
+/// Every status bit, in bit order: the one list reports, the CLI and the studio read.
+const StepStatusEntry (&StepStatusTable())[kStepStatusBitCount];
+
+/// Index of the StepStatus `bit` in StepStatusTable().
+constexpr int StepStatusIndex(std::uint32_t bit) { return std::countr_zero(bit); }
+
+/// Bits of `status` that mark a result the user must not trust.
+std::uint32_t ProblemBits(std::uint32_t status);
 
 /// Names of the bits set in `status`, comma-separated ("ok" for none).
 std::string StepStatusString(std::uint32_t status);
@@ -53,10 +79,13 @@ struct IterationRecord {
   Real normal_error = 0;     ///< NSN: max |min(C_n, r λ_n)| over unilateral rows [m]
   Real friction_error = 0;   ///< NSN: max |φ_f| = |Dᵀu + Wλ_f| over active contacts [m/s]
   Real bilateral_error = 0;  ///< NSN: max |c_b + E λ_b| over bilateral rows [m or rad]
-  Real merit = 0;            ///< NSN: ‖[g; h]‖₂ of eq. (77), seed 002 (mixed units)
-  Real step_size = 0;        ///< largest velocity change of the iteration [m/s]
-  int inner_begin = 0;       ///< first entry in StepReport::inner_residuals
-  int inner_count = 0;       ///< inner iterations recorded for this outer iteration
+  /// max (|λ_f| − μλ_n)/(μλ_n) over loaded contacts: friction outside its cone [-] (0 for a
+  /// solver that clamps friction to the cone, like PGS)
+  Real cone_error = 0;
+  Real merit = 0;       ///< NSN: ‖[g; h]‖₂ of eq. (77), seed 002 (mixed units)
+  Real step_size = 0;   ///< largest velocity change of the iteration [m/s]
+  int inner_begin = 0;  ///< first entry in StepReport::inner_residuals
+  int inner_count = 0;  ///< inner iterations recorded for this outer iteration
 };
 
 /// What happened in one step. Solvers reuse the vectors' capacity from step to step.

@@ -119,7 +119,7 @@ void ExpectRunSections(const JsonValue& run, int steps, const Model& model) {
   const JsonValue& status = *run.Find("status");
   ExpectKeys(status,
              {"ok", "max_iterations", "line_search_failed", "non_finite", "capacity_exceeded",
-              "unsupported_pair", "runaway"},
+              "unsupported_pair", "runaway", "unconverged"},
              "status");
   for (const auto& [name, count] : status.members()) {
     EXPECT_GE(count.number(), 0) << name;
@@ -237,6 +237,23 @@ TEST_F(CliRunTest, MissingSceneExitsOneWithTheFileName) {
   const CommandResult r = RunContactSim("run /nonexistent/scene.json --steps 3");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_THAT(r.output, HasSubstr("/nonexistent/scene.json: error:"));
+}
+
+
+TEST_F(CliRunTest, UnconvergedStepsAreSaidOnStderrAndInTheReport) {
+  // PGS lets the 4096:1 heavy stack sink (tests/physics/solver_features_test.cpp): the run ends
+  // (exit 0, the state is finite) but says how many steps were unconverged and why
+  const std::string report = TempPath(".json");
+  const CommandResult r = RunContactSim(
+      "run " + std::string(SIM_SOURCE_DIR) +
+      "/scenes/validation/heavy_stack.json --solver pgs --steps 120 --report " + report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("unconverged step(s), the last: step "));
+  const JsonValue run = ReadReport(report);
+  EXPECT_GT(run.Find("status")->Find("unconverged")->number(), 0);
+  EXPECT_THAT(run.Find("quality")->Find("last_problem")->string(),
+              HasSubstr("unconverged: the last sweep met a row velocity residual"));
+  std::remove(report.c_str());
 }
 
 

@@ -40,15 +40,33 @@ TEST(RunReportStatsTest, StatusCountsCountEveryBit) {
   counts.Add(kStepMaxIterations | kStepLineSearchFailed);
   counts.Add(kStepNonFinite);
   counts.Add(kStepRunaway);
+  counts.Add(kStepUnconverged | kStepMaxIterations);
   EXPECT_EQ(counts.ok, 1);
-  EXPECT_EQ(counts.runaway, 1);
-  EXPECT_EQ(counts.max_iterations, 1);
-  EXPECT_EQ(counts.line_search_failed, 1);
-  EXPECT_EQ(counts.non_finite, 1);
-  EXPECT_EQ(counts.capacity_exceeded, 0);
+  EXPECT_EQ(counts.count(kStepRunaway), 1);
+  EXPECT_EQ(counts.count(kStepMaxIterations), 2);
+  EXPECT_EQ(counts.count(kStepLineSearchFailed), 1);
+  EXPECT_EQ(counts.count(kStepNonFinite), 1);
+  EXPECT_EQ(counts.count(kStepCapacityExceeded), 0);
+  EXPECT_EQ(counts.count(kStepUnconverged), 1);
+  // non-finite, runaway and unconverged are the results not to trust; the others are notes
+  EXPECT_EQ(counts.problems, 3);
   EXPECT_EQ(counts.ToString(),
-            "ok 1, max_iterations 1, line_search_failed 1, non_finite 1, runaway 1");
+            "ok 1, max_iterations 2, line_search_failed 1, non_finite 1, runaway 1, "
+            "unconverged 1");
   EXPECT_EQ(StatusCounts().ToString(), "no steps");
+}
+
+
+TEST(RunReportStatsTest, StepLogKeepsTheLastProblem) {
+  StepLog log;
+  StepReport report;
+  report.status = kStepUnconverged | kStepMaxIterations;
+  report.message = "normal error 2e-03 m > 1e-03 m";
+  log.Add(report);
+  report.status = kStepOk;
+  report.message.clear();
+  log.Add(report);
+  EXPECT_EQ(log.last_problem, "step 1: unconverged: normal error 2e-03 m > 1e-03 m");
 }
 
 
@@ -69,7 +87,7 @@ TEST(RunReportStatsTest, StepLogMaximaIgnoreNaN) {
   EXPECT_EQ(log.final_residual_max, 1e-3);
   EXPECT_EQ(log.final_residual_last, 1e-5);
   EXPECT_EQ(log.contacts_max, 4);
-  EXPECT_EQ(log.status.non_finite, 1);
+  EXPECT_EQ(log.status.count(kStepNonFinite), 1);
 }
 
 

@@ -207,30 +207,113 @@ INSTANTIATE_TEST_SUITE_P(Solvers, EveryJointSolver,
 // The heavy stack (scenes/validation/heavy_stack.json, 4096:1): NSN holds it (< 1 mm), PGS at
 // its default 20 sweeps does not (seed 002 §1: relaxation stagnates at high mass ratios; the
 // stack sinks by centimetres), and more sweeps (120, NSN's 6 × 20 inner budget) do not rescue it.
-Real HeavyStackPenetration(const std::string& solver, int pgs_sweeps) {
+struct HeavyStackRun {
+  Real penetration = 0;      ///< max over 2 s [m]
+  int unconverged = 0;       ///< steps flagged kStepUnconverged
+  std::string last_message;  ///< the last flagged step's message
+};
+
+HeavyStackRun RunHeavyStack(const std::string& solver, int pgs_sweeps) {
   Expected<io::Scene> scene =
       io::LoadScene(std::string(SIM_SOURCE_DIR) + "/scenes/validation/heavy_stack.json");
   EXPECT_TRUE(scene.ok()) << scene.diagnostics().Format();
   Model model = *scene->model;
   if (pgs_sweeps > 0) model.options.solver.Find("pgs")->Set("iterations", pgs_sweeps);
   auto sim = Start(std::move(model), scene->initial_state, solver);
-  if (!sim) return 0;
-  Real penetration = 0;
-  for (int s = 0; s < 240; ++s) penetration = std::max(penetration, sim->Step().max_penetration);
-  return penetration;
+  HeavyStackRun run;
+  if (!sim) return run;
+  for (int s = 0; s < 240; ++s) {
+    const StepReport& report = sim->Step();
+    run.penetration = std::max(run.penetration, report.max_penetration);
+    if (report.status & kStepUnconverged) {
+      ++run.unconverged;
+      run.last_message = report.message;
+    }
+  }
+  return run;
 }
 
 TEST(SolverComparison, RelaxationDoesNotHoldTheHeavyStackNewtonDoes) {
-  const Real nsn = HeavyStackPenetration("nsn", 0);
-  const Real pgs = HeavyStackPenetration("pgs", 0);
-  const Real pgs_long = HeavyStackPenetration("pgs", 120);
+  const HeavyStackRun nsn = RunHeavyStack("nsn", 0);
+  const HeavyStackRun pgs = RunHeavyStack("pgs", 0);
+  const HeavyStackRun pgs_long = RunHeavyStack("pgs", 120);
   std::printf(
-      "heavy stack, max penetration over 2 s: nsn %.3g m, pgs 20 sweeps %.3g m, pgs 120 "
-      "sweeps %.3g m\n",
-      nsn, pgs, pgs_long);
-  EXPECT_LT(nsn, 1e-3);
-  EXPECT_GT(pgs, 1e-2);
-  EXPECT_GT(pgs_long, 1e-2);
+      "heavy stack, max penetration over 2 s (unconverged steps): nsn %.3g m (%d), pgs 20 "
+      "sweeps %.3g m (%d), pgs 120 sweeps %.3g m (%d)\n",
+      nsn.penetration, nsn.unconverged, pgs.penetration, pgs.unconverged, pgs_long.penetration,
+      pgs_long.unconverged);
+  EXPECT_LT(nsn.penetration, 1e-3);
+  EXPECT_GT(pgs.penetration, 1e-2);
+  EXPECT_GT(pgs_long.penetration, 1e-2);
+  // and the reports say so: the stack PGS lets sink is flagged unconverged with the residual
+  // that gave it away (pgs.unconverged_velocity, 0.1 m/s), the one NSN holds is not
+  EXPECT_EQ(nsn.unconverged, 0) << nsn.last_message;
+  EXPECT_GT(pgs.unconverged, 0);
+  EXPECT_NE(pgs.last_message.find("pgs.unconverged_velocity"), std::string::npos)
+      << pgs.last_message;
+}
+
+
+TEST(NsnHonesty, ABoxHeldOutsideItsFrictionConeIsFlagged) {
+  // 25° slope, μ = tan θ − 0.02: the box must slide a Δt² N(N+1)/2 (a = g(sin θ − μ cos θ)). At
+  // the default settings NSN holds it with two corners' friction outside their cone
+  // (docs/notes/friction-threshold.md); until that is fixed the steps must say so. The claim:
+  // either the slide is right within 2 %, or at least 90 % of the steps after the first 10 are
+  // flagged unconverged
+  const Real theta = 25 * kPi / 180;
+  const Real mu = std::tan(theta) - 0.02;
+  Incline incline = MakeIncline(theta, mu);
+  const Vec3 downslope = incline.downslope;
+  auto sim = Start(std::move(incline.model), incline.state, "nsn");
+  ASSERT_TRUE(sim);
+  const Vec3 start = sim->state().body_X_WB[0].p;
+  const int steps = 240;
+  int flagged = 0;
+  for (int s = 0; s < steps; ++s) {
+    if ((sim->Step().status & kStepUnconverged) && s >= 10) ++flagged;
+  }
+  const Real a = 9.81 * (std::sin(theta) - mu * std::cos(theta));
+  const Real expected = a * kDt * kDt * steps * (steps + 1) / 2;
+  const Real moved = (sim->state().body_X_WB[0].p - start).dot(downslope);
+  std::printf("box at the threshold: moved %.4f m of %.4f, %d of %d steps flagged\n", moved,
+              expected, flagged, steps - 10);
+  if (std::abs(moved - expected) > 0.02 * expected) EXPECT_GE(flagged, 0.9 * (steps - 10));
+}
+
+
+TEST_P(EverySolver, FlagsAStarvedStepUnconvergedAndAConvergedOneNot) {
+  // the box at rest converges within every solver's default budget: no step is flagged. The
+  // same box dropped 1 m onto the ground with the budget cut to one iteration cannot converge
+  // at the impact (the whole 4.4 m/s must go in one relaxation or Newton step): flagged, with
+  // the measure named in the message
+  {
+    const auto [model, state] = BoxOnTheGround();
+    auto sim = Start(model, state, GetParam());
+    ASSERT_TRUE(sim);
+    for (int s = 0; s < 120; ++s) {
+      const StepReport& report = sim->Step();
+      ASSERT_EQ(report.status & kStepUnconverged, 0u) << "step " << s << ": " << report.message;
+    }
+  }
+  auto [model, state] = BoxOnTheGround();
+  state.body_X_WB[0].p.z() = 1.1;
+  SettingValues& settings = *model.options.solver.Find(GetParam());
+  for (const char* budget : {"newton_iterations", "linear_iterations", "iterations"}) {
+    if (settings.Find(budget) >= 0) settings.Set(budget, 1);
+  }
+  auto sim = Start(model, state, GetParam());
+  ASSERT_TRUE(sim);
+  int flagged = 0;
+  std::string message;
+  for (int s = 0; s < 120; ++s) {
+    const StepReport& report = sim->Step();
+    if (report.status & kStepUnconverged) {
+      ++flagged;
+      message = report.message;
+    }
+  }
+  EXPECT_GT(flagged, 0);
+  EXPECT_NE(message.find("unconverged"), std::string::npos) << message;
 }
 
 

@@ -14,6 +14,10 @@ namespace sim::ui {
 
 namespace {
 
+// entries of StepStatusTable() the panel shows on rows of their own
+constexpr int kMaxIterationsEntry = StepStatusIndex(kStepMaxIterations);
+constexpr int kUnconvergedEntry = StepStatusIndex(kStepUnconverged);
+
 // median of `values` (0 when empty)
 double Median(std::vector<double> values) {
   if (values.empty()) return 0;
@@ -145,11 +149,15 @@ void StatisticsPanel::ShowSnapshot(const SimSnapshot& snapshot, double fps, doub
              .arg(TetCount(model_of(l)));
        }},
       {tr("Steps at the iteration limit"),
-       [](const LaneSnapshot& l) { return QString::number(l.status_counts[0]); }},
+       [](const LaneSnapshot& l) { return QString::number(l.status_counts[kMaxIterationsEntry]); }},
+      {tr("Unconverged steps"),
+       [](const LaneSnapshot& l) { return QString::number(l.status_counts[kUnconvergedEntry]); }},
       {tr("Steps with other problems"),
        [](const LaneSnapshot& l) {
          std::uint64_t n = 0;
-         for (int bit = 1; bit < kStepStatusBits; ++bit) n += l.status_counts[bit];
+         for (int bit = 0; bit < kStepStatusBitCount; ++bit) {
+           if (bit != kMaxIterationsEntry && bit != kUnconvergedEntry) n += l.status_counts[bit];
+         }
          return QString::number(n);
        }},
   };

@@ -181,6 +181,20 @@ void NewtonSystem::Assemble() {
     errors_.friction = std::max(errors_.friction, std::sqrt(h_(i) * h_(i) + h_(i + 1) * h_(i + 1)));
   }
 
+  // friction outside its cone, on contacts that carry force
+  Real largest_normal = 0;
+  for (int c = 0; c < constraints_.contact_count(); ++c) {
+    largest_normal = std::max(largest_normal, lambda_(constraints_.normal_row(c)));
+  }
+  for (int c = 0; c < constraints_.contact_count(); ++c) {
+    const Real normal_force = lambda_(constraints_.normal_row(c));
+    const ContactInfo& info = constraints_.contact(c);
+    if (!friction_active_[c] || !(normal_force > 1e-3 * largest_normal)) continue;
+    const int i = constraints_.friction_row(c);
+    const Real scaled = std::hypot(lambda_(i) / info.mu_t, lambda_(i + 1) / info.mu_b);
+    errors_.cone = std::max(errors_.cone, (scaled - normal_force) / normal_force);
+  }
+
   r_frozen_ = true;
   BuildIncidence();
   DescribeArrays();

@@ -49,6 +49,9 @@ struct IterateErrors {
   Real friction = 0;  ///< max |Dᵀu + Wλ_f| over active contacts [m/s]
   /// max |c − c*| of rigid rows, |h|·Δt of compliant ones [m or rad], |E φ| of element rows [-]
   Real bilateral = 0;
+  /// max (|λ̂_f| − λ_n)/λ_n over contacts carrying at least 1e-3 of the largest normal force:
+  /// how far friction stands outside its (scaled, digest §4.4.c) cone [-]
+  Real cone = 0;
   Real merit = 0;  ///< ‖[g; h]‖₂
 };
 

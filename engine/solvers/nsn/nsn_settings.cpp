@@ -70,6 +70,15 @@ const std::vector<BoundSetting<NsnSettings>>& NsnBound() {
         "preconditioner of the element rows: Schur diagonal or exact element block (Woodbury)",
         Choices(kFemPreconditionerNames)},
        SIM_SETTING_FIELD(NsnSettings, fem_preconditioner)},
+      {{"unconverged_gap", "Unconverged: gap error", K::kReal, 1e-3, 0, 1e6, true, "m",
+        "report a step unconverged above this normal or joint error at its end"},
+       SIM_SETTING_FIELD(NsnSettings, unconverged_gap)},
+      {{"unconverged_slip", "Unconverged: slip error", K::kReal, 0.1, 0, 1e6, true, "m/s",
+        "report a step unconverged above this friction residual at its end"},
+       SIM_SETTING_FIELD(NsnSettings, unconverged_slip)},
+      {{"unconverged_cone", "Unconverged: cone error", K::kReal, 0.1, 0, 1e6, true, "",
+        "report a step unconverged with friction this fraction outside its cone at its end"},
+       SIM_SETTING_FIELD(NsnSettings, unconverged_cone)},
   };
   return kBound;
 }

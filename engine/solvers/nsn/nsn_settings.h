@@ -46,6 +46,11 @@ struct NsnSettings {
   FemComplianceMode fem_compliance = FemComplianceMode::kProjected;
   bool fem_shear_rows = true;
   FemPreconditioner fem_preconditioner = FemPreconditioner::kJacobi;
+  /// kStepUnconverged above these at the step's end: normal and joint error [m], friction
+  /// residual [m/s], friction outside its cone as a fraction of the bound [-]
+  Real unconverged_gap = 1e-3;
+  Real unconverged_slip = 0.1;
+  Real unconverged_cone = 0.1;
 };
 
 /// The descriptor table of the NSN solver's settings.

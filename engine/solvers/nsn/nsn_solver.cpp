@@ -1,6 +1,7 @@
 #include "engine/solvers/nsn/nsn_solver.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "engine/core/stopwatch.h"
 #include "engine/model/model.h"
@@ -17,6 +18,7 @@ IterationRecord RecordOf(const nsn::IterateErrors& errors, int inner_begin) {
   IterationRecord record;
   record.normal_error = errors.normal;
   record.friction_error = errors.friction;
+  record.cone_error = errors.cone;
   record.bilateral_error = errors.bilateral;
   record.merit = errors.merit;
   record.inner_begin = inner_begin;
@@ -26,6 +28,32 @@ IterationRecord RecordOf(const nsn::IterateErrors& errors, int inner_begin) {
 // back-tracking halvings before the line search gives up (digest §8: it often stalls with
 // friction, then the damped step is taken)
 constexpr int kLineSearchHalvings = 6;
+
+// kStepUnconverged with the first measure of the final record above its tolerance (the
+// unconverged_* settings), named in the message
+void CheckConverged(const IterationRecord& record, const NsnSettings& settings,
+                    StepReport* report) {
+  const struct {
+    const char* name;
+    Real value, tolerance;
+    const char* unit;
+  } measures[] = {{"normal error", record.normal_error, settings.unconverged_gap, "m"},
+                  {"joint or element error", record.bilateral_error, settings.unconverged_gap, "m"},
+                  {"friction residual", record.friction_error, settings.unconverged_slip, "m/s"},
+                  {"friction outside its cone by", record.cone_error, settings.unconverged_cone,
+                   "of the bound"}};
+  for (const auto& m : measures) {
+    // NaN counts as unconverged
+    if (!(m.value <= m.tolerance)) {
+      report->status |= kStepUnconverged;
+      char text[160];
+      std::snprintf(text, sizeof(text), "%s %.3g %s > %.3g (solver.unconverged_*)", m.name, m.value,
+                    m.unit, m.tolerance);
+      report->message = text;
+      return;
+    }
+  }
+}
 
 }  // namespace
 
@@ -46,21 +74,18 @@ const SolverInfo kNsnSolverInfo = {
 SolverNsn::SolverNsn(const Model&) {}
 
 
-Real SolverNsn::LineSearch(const nsn::VectorX& x, Real merit0, StepReport* report) {
+bool SolverNsn::LineSearch(const nsn::VectorX& x, Real merit0, Real* alpha, Real* step_size) {
   system_.SaveIterate();
-  Real alpha = 1;
-  for (int k = 0; k < kLineSearchHalvings; ++k, alpha *= 0.5) {
-    system_.ApplyStep(alpha, x);
+  *alpha = 1;
+  for (int k = 0; k < kLineSearchHalvings; ++k, *alpha *= 0.5) {
+    *step_size = system_.ApplyStep(*alpha, x);
     system_.Assemble();
-    // sufficient decrease of the merit ‖[g; h]‖₂ (Armijo with a small constant)
-    if (system_.errors().merit <= (1 - 1e-4 * alpha) * merit0) {
-      system_.RestoreIterate();
-      return alpha;
-    }
+    // sufficient decrease of the merit ‖[g; h]‖₂ (Armijo with a small constant): keep the trial,
+    // assembled, as the next iterate
+    if (system_.errors().merit <= (1 - 1e-4 * *alpha) * merit0) return true;
     system_.RestoreIterate();
   }
-  report->status |= kStepLineSearchFailed;
-  return 0;  // the caller falls back to α_damp
+  return false;
 }
 
 
@@ -74,10 +99,12 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
   double solve_ms = 0;
   double integrate_ms = 0;
 
+  // whether the system is assembled at the current iterate (an accepted line-search trial is)
+  bool assembled = false;
   for (int n = 0; n < settings.newton_iterations; ++n) {
     // assemble at the current iterate; its errors are this iteration's record
     stopwatch.Restart();
-    system_.Assemble();
+    if (!assembled) system_.Assemble();
     if (n > 0) system_.UpdateGeometricStiffness();
     system_.BuildRhs(&rhs_);
     assembly_ms += stopwatch.ElapsedMs();
@@ -100,15 +127,16 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     record.inner_count = static_cast<int>(report->inner_residuals.size()) - record.inner_begin;
     report->inner_iterations += stats.iterations;
 
-    // damped (or line-searched) update of λ, u and q
+    // line-searched (or damped) update of λ, u and q
     stopwatch.Restart();
-    Real alpha = settings.damping;
-    if (settings.line_search) {
-      const Real searched = LineSearch(solution_, record.merit, report);
-      if (searched > 0) alpha = searched;
-    }
     system_.KeepGradients();
-    record.step_size = system_.ApplyStep(alpha, solution_);
+    Real alpha = 1;
+    assembled =
+        settings.line_search && LineSearch(solution_, record.merit, &alpha, &record.step_size);
+    if (!assembled) {
+      if (settings.line_search) report->status |= kStepLineSearchFailed;
+      record.step_size = system_.ApplyStep(settings.damping, solution_);
+    }
     integrate_ms += stopwatch.ElapsedMs();
     report->iterations.push_back(record);
     ++report->outer_iterations;
@@ -125,7 +153,7 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
 
   // quality at the end of the step: one more evaluation at the final iterate
   stopwatch.Restart();
-  system_.Assemble();
+  if (!assembled) system_.Assemble();
   const IterationRecord final_record =
       RecordOf(system_.errors(), static_cast<int>(report->inner_residuals.size()));
   report->iterations.push_back(final_record);
@@ -150,7 +178,9 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     report->status |= kStepNonFinite;
     report->message = "the final iterate is non-finite; the step was rejected";
     *out = in;
+    return;
   }
+  CheckConverged(final_record, settings, report);
 }
 
 }  // namespace sim

@@ -40,7 +40,9 @@ class SolverNsn final : public Solver {
   const nsn::NewtonSystem& system() const { return system_; }
 
  private:
-  Real LineSearch(const nsn::VectorX& x, Real merit0, StepReport* report);
+  /// Back-tracking from α = 1 on the merit: on success the system holds the accepted trial
+  /// iterate, assembled, with its α and step size; otherwise the iterate it started from.
+  bool LineSearch(const nsn::VectorX& x, Real merit0, Real* alpha, Real* step_size);
 
   nsn::NewtonSystem system_;
   nsn::LinearWorkspace workspace_;

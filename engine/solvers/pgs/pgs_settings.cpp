@@ -35,6 +35,9 @@ const std::vector<BoundSetting<PgsSettings>>& PgsBound() {
       {{"tolerance", "Tolerance", K::kReal, 0, 0, 1e6, false, "N*s",
         "stop sweeping when no impulse changes more than this (0: always run every sweep)"},
        SIM_SETTING_FIELD(PgsSettings, tolerance)},
+      {{"unconverged_velocity", "Unconverged: velocity error", K::kReal, 0.1, 0, 1e6, true, "m/s",
+        "report a step unconverged when its last sweep met a row residual above this"},
+       SIM_SETTING_FIELD(PgsSettings, unconverged_velocity)},
   };
   return kBound;
 }

@@ -25,6 +25,8 @@ struct PgsSettings {
   Real baumgarte = 0.2;  ///< fraction β of the position error removed per step [-]
   Real slop = 0.0005;    ///< penetration left uncorrected, against jitter [m]
   Real tolerance = 0;    ///< stop when no row's impulse changes more than this [N·s] (0: never)
+  /// kStepUnconverged when the last sweep still met a row velocity residual above this [m/s]
+  Real unconverged_velocity = 0.1;
 };
 
 /// The descriptor table of the PGS solver's settings.

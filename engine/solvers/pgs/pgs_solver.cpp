@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "engine/core/stopwatch.h"
 #include "engine/model/model.h"
@@ -317,6 +318,16 @@ void SolverPgs::Step(const Model& model, const State& in, const Control& control
     const IterationRecord& last = report->iterations.back();
     report->final_residual =
         std::max({last.normal_error, last.friction_error, last.bilateral_error});
+    // NaN counts as unconverged
+    if (!(report->final_residual <= settings.unconverged_velocity)) {
+      report->status |= kStepUnconverged;
+      char text[160];
+      std::snprintf(text, sizeof(text),
+                    "the last sweep met a row velocity residual of %.3g m/s > %.3g "
+                    "(pgs.unconverged_velocity)",
+                    report->final_residual, settings.unconverged_velocity);
+      report->message = text;
+    }
   }
 }
 
