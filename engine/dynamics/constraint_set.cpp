@@ -55,7 +55,8 @@ void ConstraintSet::Begin(const Model& model, const Control& control, const Cont
     info.thickness = src.thickness;
     info.mu_t = src.friction_t;
     info.mu_b = src.friction_b;
-    info.gap = src.gap0;
+    info.gap = info.gap0 = src.gap0;
+    info.bounce_velocity = src.bounce_velocity;
     info.key = ContactKey(src);
   }
 

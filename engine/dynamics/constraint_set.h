@@ -50,7 +50,10 @@ struct ContactInfo {
   Real thickness = 0, mu_t = 0, mu_b = 0;
   Real radius_a = 0, radius_b = 0;  ///< round part of each side (points are cores) [m]
   Real gap = 0;                     ///< C_n at the iterate [m]
-  std::uint64_t key = 0;            ///< ContactKey, for warm starting
+  Real gap0 = 0;                    ///< C_n at the start of the step [m]
+  /// separating normal speed the step must end with: restitution (contact_material.h) [m/s]
+  Real bounce_velocity = 0;
+  std::uint64_t key = 0;  ///< ContactKey, for warm starting
 };
 
 class ConstraintSet {

@@ -80,7 +80,8 @@ std::vector<std::string> OverridePaths(const Model& model) {
   for (const std::string& setting : SettingPaths(model.options.solver)) {
     paths.push_back("solver." + setting);
   }
-  for (const char* path : {"gravity", "materials.<name>.friction", "materials.<name>.density"}) {
+  for (const char* path : {"gravity", "materials.<name>.friction", "materials.<name>.restitution",
+                           "materials.<name>.density"}) {
     paths.emplace_back(path);
   }
   return paths;
@@ -139,7 +140,7 @@ Diagnostics ApplyOverride(const std::string& path, const std::string& value,
     const std::string name = path.substr(10, last_dot - 10);
     const std::string field = path.substr(last_dot + 1);
     const int material = model->FindMaterial(name);
-    if ((field == "friction" || field == "density") && material < 0) {
+    if ((field == "friction" || field == "restitution" || field == "density") && material < 0) {
       std::vector<std::string> names;
       for (const Material& m : model->materials) names.push_back(m.name);
       diagnostics.Error(source, 0, "",
@@ -150,6 +151,12 @@ Diagnostics ApplyOverride(const std::string& path, const std::string& value,
     if (field == "friction") {
       if (!ParseRealIn(value, 0, false, kInf, &model->materials[material].friction)) {
         bad_value("a friction coefficient >= 0");
+      }
+      return diagnostics;
+    }
+    if (field == "restitution") {
+      if (!ParseRealIn(value, 0, false, 1, &model->materials[material].restitution)) {
+        bad_value("a coefficient of restitution in [0, 1]");
       }
       return diagnostics;
     }

@@ -200,10 +200,11 @@ std::map<std::string, int> ReadMaterials(SceneReader& reader, const JsonValue& r
   for (const auto& [name, value] : materials->members()) {
     const std::string what = "material '" + name + "'";
     if (!reader.ExpectType(value, JsonValue::Type::kObject, what)) continue;
-    reader.CheckKeys(value, {"friction", "density", "color"}, what);
+    reader.CheckKeys(value, {"friction", "restitution", "density", "color"}, what);
     Material material{.name = name};
     // μ above 10 is not a physical friction coefficient but a typo
     reader.ReadNumber(value, "friction", &material.friction, 0, 10, what);
+    reader.ReadNumber(value, "restitution", &material.restitution, 0, 1, what);
     reader.ReadNumber(value, "density", &material.density, 1e-3, 1e6, what);
     ReadColor(reader, value, &material.color, what);
     if (index.contains(name)) {

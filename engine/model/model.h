@@ -59,7 +59,10 @@ Real BoundingRadius(const ShapeGeometry& geometry);
 /// Surface and bulk properties shared by shapes.
 struct Material {
   std::string name;
-  Real friction = 0.5;                              ///< Coulomb coefficient μ [-]
+  Real friction = 0.5;  ///< Coulomb coefficient μ [-]
+  /// coefficient of restitution e in [0, 1]: the separating over the approaching normal speed of
+  /// an impact; a pair takes the larger of its two (contact_material.h) [-]
+  Real restitution = 0;
   Real density = 1000;                              ///< [kg/m³], used when a body gives no mass
   std::array<float, 3> color = {0.7f, 0.7f, 0.7f};  ///< linear RGB in [0, 1]
 };

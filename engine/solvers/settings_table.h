@@ -96,16 +96,28 @@ void StoreSetting(Field* field, double value) {
   }
 }
 
+/// A typed field as a table value (the inverse of StoreSetting).
+template <typename Field>
+double LoadSetting(const Field& field) {
+  if constexpr (std::is_enum_v<Field>) {
+    return static_cast<double>(static_cast<std::underlying_type_t<Field>>(field));
+  } else {
+    return static_cast<double>(field);
+  }
+}
+
 /// A descriptor bound to the field of a solver's typed settings struct `S`.
 template <typename S>
 struct BoundSetting {
   SettingDescriptor descriptor;
   void (*store)(S& settings, double value);
+  double (*load)(const S& settings);
 };
 
-/// Binds a field of `Struct` for a BoundSetting (captureless lambda: one line per setting).
-#define SIM_SETTING_FIELD(Struct, field) \
-  [](Struct& settings, double value) { ::sim::StoreSetting(&settings.field, value); }
+/// Binds a field of `Struct` for a BoundSetting (captureless lambdas: one line per setting).
+#define SIM_SETTING_FIELD(Struct, field)                                               \
+  [](Struct& settings, double value) { ::sim::StoreSetting(&settings.field, value); }, \
+      [](const Struct& settings) { return ::sim::LoadSetting(settings.field); }
 
 /// The descriptors of a bound table, in order.
 template <typename S>

@@ -16,6 +16,9 @@ const std::vector<BoundSetting<SolverOptions>>& StepBound() {
       {{"contact_margin", "Contact margin", SettingKind::kReal, 0.01, 0, 1, false, "m",
         "contacts are created below this gap"},
        SIM_SETTING_FIELD(SolverOptions, contact_margin)},
+      {{"restitution_threshold", "Restitution threshold", SettingKind::kReal, 0.1, 0, 100, false,
+        "m/s", "impacts bounce only when the restitution's separating speed is above this"},
+       SIM_SETTING_FIELD(SolverOptions, restitution_threshold)},
   };
   return kBound;
 }
@@ -60,7 +63,7 @@ const SettingsTable& StepSettingsTable() {
 
 
 double StepSettingValue(const SolverOptions& options, int i) {
-  return i == 0 ? options.dt : options.contact_margin;
+  return StepBound()[i].load(options);
 }
 
 

@@ -21,6 +21,8 @@ struct SolverOptions {
   std::string name = "nsn";    ///< the running solver (architecture §3)
   Real dt = 1.0 / 120.0;       ///< time step [s]
   Real contact_margin = 0.01;  ///< contacts are created below this gap [m]
+  /// impacts bounce (restitution) only above this separating speed e·v_approach [m/s]
+  Real restitution_threshold = 0.1;
   /// Each registered solver's settings, in registry order.
   std::vector<std::pair<std::string, SettingValues>> solvers;
 

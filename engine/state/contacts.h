@@ -59,6 +59,10 @@ struct Contact {
   Vec3 bitangent_W = Vec3::UnitY();  ///< d2 = b = n × t
   Real friction_t = 0.5;             ///< μ_t along the tangent [-]
   Real friction_b = 0.5;             ///< μ_b along the bitangent [-]
+  Real restitution = 0;              ///< e of the pair [-]
+  /// separating normal speed the step must end with (e times the approach speed of an impact
+  /// that closes within the step, else 0) [m/s]
+  Real bounce_velocity = 0;
 
   // solver output (after the step)
   Real normal_force = 0;            ///< λ_n [N]

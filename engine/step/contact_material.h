@@ -9,6 +9,7 @@
 
 #include "engine/model/model.h"
 #include "engine/state/contacts.h"
+#include "engine/state/state.h"
 
 namespace sim {
 
@@ -24,5 +25,15 @@ int ContactSideMaterial(const Model& model, const ContactSide& side);
 /// depends on the normal alone. Run after DetectContacts and before the solve; contacts from
 /// DetectContacts carry only geometry until then.
 void AssignContactMaterials(const Model& model, Contacts* contacts);
+
+/// Restitution: each contact's e, the larger of its two materials' (Box2D's rule: a bouncy ball
+/// bounces on a dead floor), and the separating normal speed its step must end with. An impact
+/// bounces when it closes within the step (gap0 − Δt·v ≤ 0 at the approach speed v =
+/// −n·(v_A − v_B) of the start-of-step velocities `state`) and e·v exceeds
+/// model.options.solver.restitution_threshold; the speed is then chosen so that the relative
+/// kinetic and gravitational energy along the normal after the step is e² of the impact's (the
+/// step moves the contact by Δt·u from gap0, not from the surface, so u = e·v alone would leave
+/// the bounce up to (1 + e)·Δt·v high under gravity). Else bounce_velocity = 0.
+void AssignBounceVelocities(const Model& model, const State& state, Real dt, Contacts* contacts);
 
 }  // namespace sim

@@ -36,6 +36,7 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
                  &workspace->contacts, &stats);
   // contact materials: each contact's friction and tangent frame (timed with the collision)
   AssignContactMaterials(model, &workspace->contacts);
+  AssignBounceVelocities(model, *state, dt, &workspace->contacts);
   const double collision_ms = collision_watch.ElapsedMs();
 
   // solve: assembly, Newton iterations and integration happen inside the solver

@@ -120,6 +120,9 @@ TEST(OverridesTest, GravityAndMaterialFriction) {
   EXPECT_EQ(model.materials[1].friction, 0.3);
   EXPECT_EQ(model.materials[0].friction, 0.5);
   EXPECT_EQ(Applied("materials.wood.friction=0").materials[0].friction, 0.0);
+  EXPECT_EQ(Applied("materials.rubber.restitution=0.8").materials[1].restitution, 0.8);
+  EXPECT_THAT(ErrorOf("materials.rubber.restitution=1.5"),
+              HasSubstr("a coefficient of restitution in [0, 1]"));
 }
 
 
@@ -172,7 +175,8 @@ TEST(OverridesTest, UnknownPathListsTheSupportedPaths) {
   const std::string error = ErrorOf("solver.tolerance=1e-6");
   EXPECT_THAT(error, HasSubstr("--set solver.tolerance=1e-6: error: unknown path "
                                "'solver.tolerance' (supported: solver.name, solver.dt, "
-                               "solver.contact_margin, solver.newton_iterations, "));
+                               "solver.contact_margin, solver.restitution_threshold, "
+                               "solver.newton_iterations, "));
   EXPECT_THAT(error, HasSubstr("solver.warm_start, solver.fem_compliance, "
                                "solver.fem_shear_rows, solver.fem_preconditioner, "));
   EXPECT_THAT(error, HasSubstr("gravity, materials.<name>.friction"));

@@ -49,7 +49,8 @@ TEST(ValidationScenesTest, ContactStudioScenesListsThem) {
   for (const char* id :
        {"validation/incline", "validation/heavy_stack", "validation/arch",
         "validation/pendulum_chain", "validation/sliding_particle", "validation/cantilever",
-        "validation/material_extension", "validation/box_on_soft_block", "soft_ball"}) {
+        "validation/material_extension", "validation/box_on_soft_block",
+        "validation/bouncing_balls", "validation/newtons_cradle", "soft_ball"}) {
     EXPECT_THAT(ids, ::testing::Contains(id));
   }
 }

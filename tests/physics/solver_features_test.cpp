@@ -254,6 +254,71 @@ TEST(SolverComparison, RelaxationDoesNotHoldTheHeavyStackNewtonDoes) {
 }
 
 
+// a 0.1 m, 1 kg ball dropped from `height` [m] (its lowest point) onto the ground, both of a
+// material with restitution e; the apex of its first rebound [m]
+Real FirstReboundApex(const std::string& solver, Real height, Real e) {
+  Model model = MakeEmptyModel();
+  model.materials[0].restitution = e;
+  State state;
+  AddWorldShape(&model, Plane(), Pose{});
+  AddBody(&model, &state, "ball", test_support::Sphere(0.1), 1,
+          Pose{Vec3(0, 0, 0.1 + height), Quat::Identity()});
+  auto sim = Start(std::move(model), state, solver);
+  if (!sim) return 0;
+  Real apex = 0, previous_vz = 0;
+  bool rising = false;
+  for (int s = 0; s < 600; ++s) {
+    sim->Step();
+    const Real z = sim->state().body_X_WB[0].p.z() - 0.1;
+    const Real vz = sim->state().body_v_W[0].z();
+    rising |= previous_vz < 0 && vz > 0;
+    if (rising) apex = std::max(apex, z);
+    if (rising && vz <= 0) break;
+    previous_vz = vz;
+  }
+  return apex;
+}
+
+
+TEST_P(EverySolver, ADroppedBallReboundsToESquaredTimesItsHeight) {
+  // restitution e: the rebound reaches e² h. Tolerance 5 % (the issue's): the first-order step
+  // itself loses ½ g² Δt² of energy per step of free flight, Δt·sqrt(g/2h)·(1 + 1/e) of the
+  // apex (1.3 % × 3 at e = 0.5, h = 2 m); the bounce step's target keeps the rest within 1.5 %
+  // (measured: 0.952-0.974 of e² h over the three)
+  constexpr Real kHeight = 2;
+  for (const Real e : {0.5, 0.8, 1.0}) {
+    const Real apex = FirstReboundApex(GetParam(), kHeight, e);
+    EXPECT_NEAR(apex, e * e * kHeight, 0.05 * e * e * kHeight) << "e = " << e;
+  }
+  // e = 0 (every material's default) keeps impacts plastic: no rebound above 1 mm
+  EXPECT_LT(FirstReboundApex(GetParam(), kHeight, 0), 1e-3);
+}
+
+
+TEST_P(EverySolver, NewtonsCradleWithGapsPassesTheStrikersSpeedDown) {
+  // five 0.1 m, 0.2 kg balls in a row without gravity, 2 cm apart, e = 1; the first strikes at
+  // 1 m/s. Each impact of equal masses at e = 1 swaps their velocities, so after the chain the
+  // last ball leaves at 1 m/s and the others rest (within 5 %, the bound). The gaps
+  // exceed the travel of one step (1 m/s · Δt = 8.3 mm), so the impacts come one per step:
+  // touching balls are one simultaneous impact, which spreads the momentum instead (0.4 m/s
+  // each, measured; README)
+  Model model = MakeEmptyModel(0);
+  model.materials[0].restitution = 1;
+  model.options.gravity = Vec3::Zero();
+  State state;
+  for (int k = 0; k < 5; ++k) {
+    AddBody(&model, &state, "ball" + std::to_string(k), test_support::Sphere(0.05), 0.2,
+            Pose{Vec3(0.12 * k, 0, 1), Quat::Identity()}, k == 0 ? Vec3(1, 0, 0) : Vec3::Zero());
+  }
+  auto sim = Start(std::move(model), state, GetParam());
+  ASSERT_TRUE(sim);
+  for (int s = 0; s < 120; ++s) sim->Step();
+  const std::vector<Vec3>& v = sim->state().body_v_W;
+  EXPECT_NEAR(v[4].x(), 1.0, 0.05);
+  for (int k = 0; k < 4; ++k) EXPECT_LT(v[k].norm(), 0.05) << "ball " << k;
+}
+
+
 TEST(NsnHonesty, ABoxHeldOutsideItsFrictionConeIsFlagged) {
   // 25° slope, μ = tan θ − 0.02: the box must slide a Δt² N(N+1)/2 (a = g(sin θ − μ cos θ)). At
   // the default settings NSN holds it with two corners' friction outside their cone

@@ -107,6 +107,14 @@ inline ShapeGeometry Box(const Vec3& half_extents) {
 }
 
 
+inline ShapeGeometry Sphere(Real radius) {
+  ShapeGeometry g;
+  g.type = ShapeType::kSphere;
+  g.radius = radius;
+  return g;
+}
+
+
 inline ShapeGeometry Plane() {
   ShapeGeometry g;
   g.type = ShapeType::kPlane;

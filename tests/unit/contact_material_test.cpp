@@ -1,6 +1,6 @@
 // Contact-material stage (engine/step/contact_material.h): each side's material by kind (shape,
 // free particle, soft-body surface and node), the pair's friction (friction_pairs entry, else
-// the mean of the two μ), and the tangent frame.
+// the mean of the two μ), the tangent frame, and restitution (the pair's e and the bounce speed).
 #include "engine/step/contact_material.h"
 
 #include <array>
@@ -172,6 +172,39 @@ TEST(ContactMaterialTest, DetectedContactsGetThePairsFriction) {
   EXPECT_NEAR(contacts.items[0].friction_t, 0.4, kTol);
   EXPECT_NEAR(contacts.items[0].friction_b, 0.4, kTol);
   EXPECT_EQ(contacts.items[0].tangent_W, Vec3::UnitX());
+}
+
+TEST(ContactMaterialTest, RestitutionTakesTheLargerAndBouncesOnlyAClosingImpact) {
+  Scene scene;  // material 0: e = 0
+  const int rubber = scene.AddMaterial(0.9);
+  scene.model.materials[rubber].restitution = 0.8;
+  scene.model.options.gravity = Vec3::Zero();
+  const int ground = scene.AddGround();
+  const int ball = scene.AddBodyShape(Sphere(0.1), {Vec3(0, 0, 0.1)}, rubber);
+  const Real dt = 0.01;
+  const auto bounce = [&](Real approach, Real gap0) {
+    scene.state.body_v_W[0] = Vec3(0, 0, -approach);
+    Contact contact = Between(ShapeSide(ball), ShapeSide(ground));
+    contact.a.body = 0;
+    contact.gap0 = gap0;
+    Contacts contacts;
+    contacts.items.push_back(contact);
+    AssignContactMaterials(scene.model, &contacts);
+    AssignBounceVelocities(scene.model, scene.state, dt, &contacts);
+    EXPECT_DOUBLE_EQ(contacts.items[0].restitution, 0.8);  // max(0, 0.8): a ball on a dead floor
+    return contacts.items[0].bounce_velocity;
+  };
+  // without gravity the bounce is e·v exactly (the energy along the normal is kinetic alone)
+  EXPECT_NEAR(bounce(2.0, 0.0), 1.6, kTol);
+  EXPECT_NEAR(bounce(2.0, 0.015), 1.6, kTol);  // closes within the step: 0.015 < 2 · 0.01
+  EXPECT_EQ(bounce(2.0, 0.025), 0);            // does not: it is still in flight at the end
+  EXPECT_EQ(bounce(0.1, 0.0), 0);   // e·v = 0.08 m/s below the 0.1 m/s threshold: a resting touch
+  EXPECT_EQ(bounce(-1.0, 0.0), 0);  // separating
+  // with gravity toward the floor the speed that carries e² of the impact energy from gap0:
+  // ½u² + g(gap0 + Δt u) = ½e²(v² + 2g·gap0)
+  scene.model.options.gravity = Vec3(0, 0, -9.81);
+  const Real u = bounce(2.0, 0.01);
+  EXPECT_NEAR(0.5 * u * u + 9.81 * (0.01 + dt * u), 0.5 * 0.64 * (4.0 + 2 * 9.81 * 0.01), 1e-12);
 }
 
 }  // namespace

@@ -105,7 +105,16 @@ void NewtonSystem::Assemble() {
         r_(i) = r;
       }
       const Real r = r_(i);
-      const NcpValue ncp = EvalNcp(settings_.ncp, constraints_.value(i), lambda_(i), r);
+      // a bouncing contact holds C_n ≥ gap0 + Δt·v_bounce instead of C_n ≥ 0: J u ≥ v_bounce
+      // (restitution as a target of the same NCP)
+      Real gap = constraints_.value(i);
+      if (i >= constraints_.contact_row_begin()) {
+        const ContactInfo& contact = constraints_.contact(i - constraints_.contact_row_begin());
+        if (contact.bounce_velocity > 0) {
+          gap -= std::max<Real>(contact.gap0 + dt * contact.bounce_velocity, 0);
+        }
+      }
+      const NcpValue ncp = EvalNcp(settings_.ncp, gap, lambda_(i), r);
       Row& row = rows_[i];
       row = grad;
       for (RowEnd& e : row.end) {
@@ -114,8 +123,7 @@ void NewtonSystem::Assemble() {
       }
       c_diag_(i) = ncp.dphi_dlambda / (dt * dt);
       h_(i) = ncp.phi / dt;
-      errors_.normal =
-          std::max(errors_.normal, std::abs(std::min(constraints_.value(i), r * lambda_(i))));
+      errors_.normal = std::max(errors_.normal, std::abs(std::min(gap, r * lambda_(i))));
       continue;
     }
     // bilateral compliant row: C = 1/(Δt(kΔt + d)), h = (k(c − c*) + d(Ju − v*) + λ)/(kΔt + d)

@@ -62,6 +62,11 @@ void SolverPgs::SetUpRows(const PgsSettings& settings, Real dt) {
           const Real correction = beta * std::max(-value - settings.slop, Real(0)) / dt;
           (split && contact ? row.position_target : row.target) = correction;
         }
+        // restitution: an impact leaves at its bounce speed (contact_material.h)
+        if (contact) {
+          const ContactInfo& info = constraints_.contact(i - constraints_.contact_row_begin());
+          if (info.bounce_velocity > 0) row.target = std::max(row.target, info.bounce_velocity);
+        }
         break;
       }
       case RowType::kFriction:
