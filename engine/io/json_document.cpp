@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <memory>
+#include <string_view>
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
@@ -166,6 +167,13 @@ class JsonTreeBuilder {
   // containers are attached when opened (line of '{' or '['); the stack holds pointers into the
   // tree, which stay valid because a container is only appended to while it is the top
   bool Open(JsonValue::Type type) {
+    // a bounded depth keeps the tree (and its recursive destruction) small: a file nested
+    // 20000 levels deep would otherwise overflow the stack
+    if (stack_.size() >= static_cast<std::size_t>(kMaxJsonDepth)) {
+      diagnostics_->Error(source_, stream_.line(), "",
+                          "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+      return false;
+    }
     JsonValue v;
     v.type_ = type;
     stack_.push_back(Attach(std::move(v)));
@@ -213,13 +221,19 @@ const char* JsonValue::TypeName(Type type) {
 }
 
 
-Expected<JsonValue> ParseJson(const std::string& text, const std::string& source_name) {
+Expected<JsonValue> ParseJson(const std::string& file_text, const std::string& source_name) {
+  // a UTF-8 byte-order mark (editors on Windows write one) is not part of the JSON
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  const std::string text = file_text.starts_with(kBom) ? file_text.substr(kBom.size()) : file_text;
   Diagnostics diagnostics;
   LineCountingStream stream(text);
   JsonTreeBuilder builder(stream, source_name, &diagnostics);
   rapidjson::Reader reader;
-  constexpr unsigned kFlags = rapidjson::kParseCommentsFlag | rapidjson::kParseFullPrecisionFlag;
+  // iterative: the parser's own stack is on the heap, whatever the nesting
+  constexpr unsigned kFlags = rapidjson::kParseCommentsFlag | rapidjson::kParseFullPrecisionFlag |
+                              rapidjson::kParseIterativeFlag;
   const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, builder);
+  if (result.IsError() && diagnostics.has_errors()) return diagnostics;  // the builder said why
   if (result.IsError()) {
     const auto [line, column] = LineColumnOf(text, result.Offset());
     diagnostics.Add({Severity::kError, source_name, line, column, "",

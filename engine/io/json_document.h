@@ -53,8 +53,12 @@ class JsonValue {
   std::string pointer_;
 };
 
-/// Parses `text` (JSON with // and /* */ comments allowed). Syntax errors, duplicate keys and
-/// numbers out of double range become located diagnostics attributed to `source_name`.
+/// Deepest nesting of arrays and objects ParseJson accepts (scenes use fewer than 10 levels).
+inline constexpr int kMaxJsonDepth = 256;
+
+/// Parses `text` (JSON with // and /* */ comments allowed). Syntax errors, duplicate keys,
+/// numbers out of double range and nesting deeper than kMaxJsonDepth become located diagnostics
+/// attributed to `source_name`.
 Expected<JsonValue> ParseJson(const std::string& text, const std::string& source_name);
 
 }  // namespace sim::io

@@ -9,6 +9,7 @@
 #include <assimp/scene.h>
 #include <assimp/Importer.hpp>
 
+#include "engine/io/text_file.h"
 #include "engine/io/text_util.h"
 
 namespace sim::io {
@@ -40,6 +41,8 @@ Expected<LoadedMesh> LoadMesh(const std::string& path, const Vec3& scale) {
   // one per corner): joining them here costs more than the rest of the import (a 56k-vertex DAE:
   // 59 ms instead of 19 ms), and the consumers weld or deduplicate anyway (WeldVertices for
   // collision, BuildVisualMesh for drawing)
+  // a path that is a device, pipe or huge file never reaches the importer
+  if (Diagnostics gate = CheckInputFile(path, "mesh"); gate.has_errors()) return gate;
   Assimp::Importer importer;
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
                               aiPrimitiveType_POINT | aiPrimitiveType_LINE);

@@ -109,6 +109,14 @@ std::string ResolveResource(const std::string& uri, const std::string& base_dir,
     const std::size_t slash = rest.find('/');
     const std::string package = rest.substr(0, slash);
     const std::string relative = slash == std::string::npos ? "" : rest.substr(slash + 1);
+    // a package resource stays inside its package: "package://pkg/../../etc/passwd" is refused
+    // before any path is tried (and never handed to a mesh importer)
+    const fs::path inside = fs::path(relative).lexically_normal();
+    if (package.empty() || package == ".." || inside.is_absolute() ||
+        (!inside.empty() && *inside.begin() == "..")) {
+      tried->push_back("(refused: the path leaves package '" + package + "')");
+      return "";
+    }
     for (const std::string& root : PackageRoots(package_paths)) {
       const fs::path r(root);
       if (attempt(r / package / relative)) return (r / package / relative).string();

@@ -87,6 +87,23 @@ TEST(UrdfRealRobotTest, PackagePathFromEnvironment) {
 }
 
 
+TEST(UrdfResourceTest, APackagePathCannotLeaveItsPackage) {
+  // even where the escaped file exists (/etc/passwd), nothing outside the package is resolved
+  for (const char* uri : {"package://pkg/../../../../etc/passwd", "package://../etc/passwd",
+                          "package://pkg/meshes/../../../etc/passwd"}) {
+    std::vector<std::string> tried;
+    EXPECT_EQ(ResolveResource(uri, "/", {"/"}, &tried), "") << uri;
+    ASSERT_EQ(tried.size(), 1u) << uri;
+    EXPECT_THAT(tried[0], HasSubstr("refused: the path leaves package")) << uri;
+  }
+  // a ".." that stays inside is fine (it is only normalized)
+  std::vector<std::string> tried;
+  ResolveResource("package://pkg/meshes/../meshes/base.stl", "/tmp", {"/nonexistent"}, &tried);
+  ASSERT_FALSE(tried.empty());
+  EXPECT_EQ(tried[0], "/nonexistent/pkg/meshes/base.stl");
+}
+
+
 TEST(UrdfRealRobotTest, CheckCliPrintsSummary) {
   REQUIRE_ROBOTS();
   if (!std::filesystem::exists(std::string(SIM_BINARY_DIR) + "/bin/contact-sim")) {
