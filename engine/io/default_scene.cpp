@@ -14,6 +14,7 @@
 #include "engine/geometry/isosurface.h"
 #include "engine/geometry/visual_mesh.h"
 #include "engine/io/mesh_cache.h"
+#include "engine/io/text_file.h"
 #include "engine/io/text_util.h"
 #include "engine/io/urdf_loader.h"
 
@@ -178,12 +179,8 @@ std::string ObjectJson(const std::string& path, const std::string& name, Diagnos
 
 
 Expected<Scene> MakeDefaultSceneFor(const std::string& path) {
-  Diagnostics diagnostics;
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) {
-    diagnostics.Error(path, 0, "", "no such file");
-    return diagnostics;
-  }
+  Diagnostics diagnostics = CheckInputFile(path, "input");
+  if (diagnostics.has_errors()) return diagnostics;
   const std::filesystem::path file(path);
   std::string name = file.stem().string();
   if (name.empty() || name == "world") name = "object";

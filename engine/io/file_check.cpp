@@ -17,6 +17,7 @@
 #include "engine/io/mesh_loader.h"
 #include "engine/io/scene_file.h"
 #include "engine/io/tet_mesh_loader.h"
+#include "engine/io/text_file.h"
 #include "engine/io/text_util.h"
 #include "engine/io/urdf_loader.h"
 
@@ -125,12 +126,9 @@ Diagnostics CheckMesh(const std::string& path, CheckSummary* summary) {
 
 
 Diagnostics CheckFile(const std::string& path, CheckSummary* summary) {
-  Diagnostics diagnostics;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    diagnostics.Error(path, 0, "", "no such file");
-    return diagnostics;
-  }
+  // missing, a device or pipe, or over the input limit: said before any loader reads it
+  Diagnostics diagnostics = CheckInputFile(path, "input");
+  if (diagnostics.has_errors()) return diagnostics;
   const std::string ext = LowerExtension(path);
   if (ext == ".json") {
     Expected<Scene> scene = LoadScene(path);

@@ -30,9 +30,7 @@ Diagnostics CheckInputFile(const std::string& path, const std::string& kind) {
     return diagnostics;
   }
   if (!std::filesystem::is_regular_file(status)) {
-    diagnostics.Error(path, 0, "",
-                      "is not a regular file (a directory, pipe or device); a " + kind +
-                          " file must be a file on disk");
+    diagnostics.Error(path, 0, "", "is not a regular file (a directory, pipe or device)");
     return diagnostics;
   }
   const std::uintmax_t size = std::filesystem::file_size(path, error);

@@ -2,7 +2,8 @@
 // default scene advance the simulated time at the scene's step and the screenshot shows every
 // object where the simulation put it; Space, Backspace and → pause, reset and step; a ctrl+drag
 // played with QTest mouse events drags the crate along under the cursor while everything else stays
-// put; opening a broken scene lists its located diagnostic and the old scene keeps running;
+// put; opening a broken scene (a bad value, JSON nested 20 000 deep, /dev/zero) lists its located
+// diagnostic and the old scene keeps running;
 // `--compare` draws two lanes side by side; fetch_tomato runs and is drawn; V switches a squeezed
 // soft ball to the strain colours.
 #include <cmath>
@@ -210,30 +211,37 @@ TEST(StudioSimulationTest, KeysPauseResetAndStepAsInMuJoCo) {
 TEST(StudioSimulationTest, BrokenSceneIsListedAndTheOldSceneRunsOn) {
   if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
   const fs::path scratch = ScratchDir();
-  const fs::path broken = scratch / "broken.json";
-  // a box with a negative size on line 3
-  std::ofstream(broken) << "{\n  \"objects\": [\n"
-                           "    {\"name\": \"crate\", \"type\": \"box\", \"size\": [-1, 1, 1]}\n"
-                           "  ]\n}\n";
-  const Expected<io::Scene> expected = io::LoadScene(broken.string());
-  ASSERT_FALSE(expected.ok());
-  const std::string diagnostic = expected.diagnostics().items().front().Format();
+  // a box with a negative size on line 3; a file nested 20 000 levels deep (it used to end the
+  // studio with a stack overflow); a device that never ends (it used to hang the load)
+  const fs::path negative = scratch / "broken.json";
+  std::ofstream(negative) << "{\n  \"objects\": [\n"
+                             "    {\"name\": \"crate\", \"type\": \"box\", \"size\": [-1, 1, 1]}\n"
+                             "  ]\n}\n";
+  const fs::path deep = scratch / "deep.json";
+  std::ofstream(deep) << "{\n\"unknown\":\n"
+                      << std::string(20000, '[') << std::string(20000, ']') << "\n}\n";
+  for (const fs::path& broken : {negative, deep, fs::path("/dev/zero")}) {
+    SCOPED_TRACE(broken.string());
+    const Expected<io::Scene> expected = io::LoadScene(broken.string());
+    ASSERT_FALSE(expected.ok());
+    const std::string diagnostic = expected.diagnostics().items().front().Format();
 
-  const fs::path png = scratch / "broken.png";
-  const RunResult run = RunCommand(
-      XvfbRun("", Quote(kDefaultScene) + " --frames 60 --open-after " + Quote(broken.string()) +
-                      " --screenshot " + Quote(png.string()) + " --exit"),
-      scratch);
-  // the first scene loaded: a clean exit
-  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
-  EXPECT_NE(run.err.find(diagnostic), std::string::npos) << RunReport(run);
-  EXPECT_NE(run.out.find("diagnostics: 1 errors"), std::string::npos) << RunReport(run);
-  // the default scene is still the one simulated, and its time went on after the failed open
-  EXPECT_NE(run.out.find("scene: Boxes on a ground plane"), std::string::npos) << RunReport(run);
-  const std::optional<double> opened = NumberAfter(run.out, " at sim time ");
-  const std::optional<double> final_time = NumberAfter(run.out, "sim: time ");
-  ASSERT_TRUE(opened && final_time) << RunReport(run);
-  EXPECT_GT(*final_time, *opened) << RunReport(run);
+    const fs::path png = scratch / "broken.png";
+    const RunResult run = RunCommand(
+        XvfbRun("", Quote(kDefaultScene) + " --frames 60 --open-after " + Quote(broken.string()) +
+                        " --screenshot " + Quote(png.string()) + " --exit"),
+        scratch);
+    // the first scene loaded: a clean exit
+    ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+    EXPECT_NE(run.err.find(diagnostic), std::string::npos) << RunReport(run);
+    EXPECT_NE(run.out.find("diagnostics: 1 errors"), std::string::npos) << RunReport(run);
+    // the default scene is still the one simulated, and its time went on after the failed open
+    EXPECT_NE(run.out.find("scene: Boxes on a ground plane"), std::string::npos) << RunReport(run);
+    const std::optional<double> opened = NumberAfter(run.out, " at sim time ");
+    const std::optional<double> final_time = NumberAfter(run.out, "sim: time ");
+    ASSERT_TRUE(opened && final_time) << RunReport(run);
+    EXPECT_GT(*final_time, *opened) << RunReport(run);
+  }
   fs::remove_all(scratch);
 }
 

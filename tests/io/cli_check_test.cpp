@@ -56,7 +56,7 @@ TEST(CliCheckTest, EveryBadValueIsReported) {
 TEST(CliCheckTest, MissingFileExitsOne) {
   const CommandResult r = RunContactSim("check /nonexistent/scene.json");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.output, HasSubstr("/nonexistent/scene.json: error: no such file"));
+  EXPECT_THAT(r.output, HasSubstr("/nonexistent/scene.json: error: cannot open input file"));
 }
 
 
