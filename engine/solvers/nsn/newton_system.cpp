@@ -282,19 +282,15 @@ void NewtonSystem::BuildIncidence() {
 void NewtonSystem::DescribeArrays() {
   static_assert(sizeof(Vec3) == 3 * sizeof(Real) && sizeof(Mat3) == 9 * sizeof(Real));
   const auto scalars = [](const auto& v, int per_entry) {
-    return Span<const Real>{v.empty() ? nullptr : v[0].data(),
-                            static_cast<long>(per_entry * v.size())};
+    return std::span<const Real>(v.empty() ? nullptr : v[0].data(), per_entry * v.size());
   };
-  const auto ints = [](const std::vector<int>& v) {
-    return Span<const int>{v.data(), static_cast<long>(v.size())};
-  };
+  const auto ints = [](const std::vector<int>& v) { return std::span<const int>(v); };
   SchurArrays<Real>& a = arrays_;
   a = {};
   a.block_count = blocks_.count();
   a.body_count = blocks_.body_count();
   a.inv_mass = scalars(blocks_.inv_mass, 3);
-  a.inv_inertia = {blocks_.inv_inertia_W.empty() ? nullptr : blocks_.inv_inertia_W[0].data(),
-                   9L * blocks_.body_count()};
+  a.inv_inertia = scalars(blocks_.inv_inertia_W, 9).first(9 * blocks_.body_count());
   a.row_count = row_count();
   a.row_begin = ints(packed_row_begin_);
   a.end_block = ints(packed_end_block_);
@@ -304,9 +300,9 @@ void NewtonSystem::DescribeArrays() {
   a.incidence_row = ints(incidence_row_);
   a.incidence_lin = scalars(incidence_lin_, 3);
   a.incidence_ang = scalars(incidence_ang_, 3);
-  a.compliance = {c_diag_.data(), row_count()};
+  a.compliance = std::span<const Real>(c_diag_.data(), row_count());
   a.regularization = settings_.regularization;
-  a.diagonal = {diag_.data(), diag_.size()};
+  a.diagonal = std::span<const Real>(diag_.data(), diag_.size());
   elements_.DescribeArrays(&a);
 }
 

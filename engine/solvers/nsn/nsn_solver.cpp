@@ -74,15 +74,15 @@ const SolverInfo kNsnSolverInfo = {
 SolverNsn::SolverNsn(const Model&) {}
 
 
-bool SolverNsn::LineSearch(const nsn::VectorX& x, Real merit0, Real* alpha, Real* step_size) {
+bool SolverNsn::LineSearch(const nsn::VectorX& x, Real merit0, Real* step_size) {
   system_.SaveIterate();
-  *alpha = 1;
-  for (int k = 0; k < kLineSearchHalvings; ++k, *alpha *= 0.5) {
-    *step_size = system_.ApplyStep(*alpha, x);
+  Real alpha = 1;
+  for (int k = 0; k < kLineSearchHalvings; ++k, alpha *= 0.5) {
+    *step_size = system_.ApplyStep(alpha, x);
     system_.Assemble();
     // sufficient decrease of the merit ‖[g; h]‖₂ (Armijo with a small constant): keep the trial,
     // assembled, as the next iterate
-    if (system_.errors().merit <= (1 - 1e-4 * *alpha) * merit0) return true;
+    if (system_.errors().merit <= (1 - 1e-4 * alpha) * merit0) return true;
     system_.RestoreIterate();
   }
   return false;
@@ -130,9 +130,7 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     // line-searched (or damped) update of λ, u and q
     stopwatch.Restart();
     system_.KeepGradients();
-    Real alpha = 1;
-    assembled =
-        settings.line_search && LineSearch(solution_, record.merit, &alpha, &record.step_size);
+    assembled = settings.line_search && LineSearch(solution_, record.merit, &record.step_size);
     if (!assembled) {
       if (settings.line_search) report->status |= kStepLineSearchFailed;
       record.step_size = system_.ApplyStep(settings.damping, solution_);

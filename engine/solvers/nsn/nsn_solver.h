@@ -41,8 +41,8 @@ class SolverNsn final : public Solver {
 
  private:
   /// Back-tracking from α = 1 on the merit: on success the system holds the accepted trial
-  /// iterate, assembled, with its α and step size; otherwise the iterate it started from.
-  bool LineSearch(const nsn::VectorX& x, Real merit0, Real* alpha, Real* step_size);
+  /// iterate, assembled, and its step size; otherwise the iterate it started from.
+  bool LineSearch(const nsn::VectorX& x, Real merit0, Real* step_size);
 
   nsn::NewtonSystem system_;
   nsn::LinearWorkspace workspace_;

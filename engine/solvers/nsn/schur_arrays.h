@@ -18,6 +18,8 @@
 #pragma once
 
 #include <algorithm>
+#include <deque>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -28,14 +30,6 @@
 #include "engine/solvers/nsn/pcr.h"
 
 namespace sim::nsn {
-
-/// A pointer and a length.
-template <class T>
-struct Span {
-  T* data = nullptr;
-  long size = 0;
-  T& operator[](long i) const { return data[i]; }
-};
 
 /// Per-group arrays of `fields` scalars per tet, `lanes` tets per group, groups `group_stride`
 /// entries apart: entry (group, field, lane) at data[group·group_stride + field·lanes + lane].
@@ -58,20 +52,20 @@ struct SchurArrays {
   // DOF blocks: rigid bodies [0, body_count), then particles
   int block_count = 0;
   int body_count = 0;
-  Span<const S> inv_mass;     ///< H⁻¹'s linear diagonal, 3 per block [1/kg]
-  Span<const S> inv_inertia;  ///< H⁻¹'s angular block, 9 per body, column-major [1/(kg·m²)]
+  std::span<const S> inv_mass;     ///< H⁻¹'s linear diagonal, 3 per block [1/kg]
+  std::span<const S> inv_inertia;  ///< H⁻¹'s angular block, 9 per body, column-major [1/(kg·m²)]
 
   // rows before the element rows, with their used ends
   int row_count = 0;
-  Span<const int> row_begin;                   ///< row_count + 1 offsets into the ends
-  Span<const int> end_block;                   ///< block of each end
-  Span<const S> end_lin, end_ang;              ///< J's linear and angular coefficients, 3 per end
-  Span<const int> incidence_begin;             ///< block_count + 1 offsets into the incidence
-  Span<const int> incidence_row;               ///< the ends by block: row of each
-  Span<const S> incidence_lin, incidence_ang;  ///< its coefficients, 3 per end
-  Span<const S> compliance;                    ///< C_ii per row
-  S regularization = 0;                        ///< ε
-  Span<const S> diagonal;  ///< diag(A) of every row, element rows included (PCR's P⁻¹)
+  std::span<const int> row_begin;        ///< row_count + 1 offsets into the ends
+  std::span<const int> end_block;        ///< block of each end
+  std::span<const S> end_lin, end_ang;   ///< J's linear and angular coefficients, 3 per end
+  std::span<const int> incidence_begin;  ///< block_count + 1 offsets into the incidence
+  std::span<const int> incidence_row;    ///< the ends by block: row of each
+  std::span<const S> incidence_lin, incidence_ang;  ///< its coefficients, 3 per end
+  std::span<const S> compliance;                    ///< C_ii per row
+  S regularization = 0;                             ///< ε
+  std::span<const S> diagonal;  ///< diag(A) of every row, element rows included (PCR's P⁻¹)
 
   // element rows, numbered after the other rows (element_rows.h, data layout)
   int tet_count = 0;
@@ -104,8 +98,9 @@ class SchurArrayCopy {
 
  private:
   SchurArrays<S> arrays_;
-  std::vector<int> ints_[5];
-  std::vector<S> scalars_[12];
+  // the copied arrays (a deque: the spans stay valid as it grows)
+  std::deque<std::vector<int>> ints_;
+  std::deque<std::vector<S>> scalars_;
 };
 
 /// Scratch block vectors of the products (3 per block each).
@@ -127,8 +122,8 @@ void GatherRowsJt(const SchurArrays<S>& a, const S* x, int begin, int end, S* li
     V3 sum_lin = V3::Zero(), sum_ang = V3::Zero();
     for (int k = a.incidence_begin[b]; k < a.incidence_begin[b + 1]; ++k) {
       const S xi = x[a.incidence_row[k]];
-      sum_lin += xi * Eigen::Map<const V3>(a.incidence_lin.data + 3 * k);
-      sum_ang += xi * Eigen::Map<const V3>(a.incidence_ang.data + 3 * k);
+      sum_lin += xi * Eigen::Map<const V3>(a.incidence_lin.data() + 3 * k);
+      sum_ang += xi * Eigen::Map<const V3>(a.incidence_ang.data() + 3 * k);
     }
     Eigen::Map<V3>(lin + 3 * b) = sum_lin;
     Eigen::Map<V3>(ang + 3 * b) = sum_ang;
@@ -141,13 +136,13 @@ template <class S>
 void ApplyInverseH(const SchurArrays<S>& a, const S* lin, const S* ang, S* out_lin, S* out_ang) {
   using V3 = Vec3Of<S>;
   const auto linear = [&](int k) {
-    Eigen::Map<V3>(out_lin + 3 * k) = Eigen::Map<const V3>(a.inv_mass.data + 3 * k)
+    Eigen::Map<V3>(out_lin + 3 * k) = Eigen::Map<const V3>(a.inv_mass.data() + 3 * k)
                                           .cwiseProduct(Eigen::Map<const V3>(lin + 3 * k));
   };
   for (int k = 0; k < a.body_count; ++k) {
     linear(k);
-    Eigen::Map<V3>(out_ang + 3 * k) =
-        Eigen::Map<const Mat3Of<S>>(a.inv_inertia.data + 9 * k) * Eigen::Map<const V3>(ang + 3 * k);
+    Eigen::Map<V3>(out_ang + 3 * k) = Eigen::Map<const Mat3Of<S>>(a.inv_inertia.data() + 9 * k) *
+                                      Eigen::Map<const V3>(ang + 3 * k);
   }
   for (int k = a.body_count; k < a.block_count; ++k) {
     linear(k);
@@ -164,10 +159,10 @@ void ApplyRows(const SchurArrays<S>& a, const S* t_lin, const S* t_ang, const S*
     S value = 0;
     for (int k = a.row_begin[i]; k < a.row_begin[i + 1]; ++k) {
       const int block = a.end_block[k];
-      value +=
-          Eigen::Map<const V3>(a.end_lin.data + 3 * k)
-              .dot(Eigen::Map<const V3>(t_lin + 3 * block)) +
-          Eigen::Map<const V3>(a.end_ang.data + 3 * k).dot(Eigen::Map<const V3>(t_ang + 3 * block));
+      value += Eigen::Map<const V3>(a.end_lin.data() + 3 * k)
+                   .dot(Eigen::Map<const V3>(t_lin + 3 * block)) +
+               Eigen::Map<const V3>(a.end_ang.data() + 3 * k)
+                   .dot(Eigen::Map<const V3>(t_ang + 3 * block));
     }
     y[i] = value + (a.compliance[i] + a.regularization) * x[i];
   }
@@ -338,16 +333,11 @@ template <class S>
 template <class From>
 SchurArrayCopy<S>::SchurArrayCopy(const SchurArrays<From>& from, int lanes) {
   SchurArrays<S>& a = arrays_;
-  int next_int = 0, next_scalar = 0;
-  const auto copy_ints = [&](Span<const int> span) {
-    std::vector<int>& v = ints_[next_int++];
-    v.assign(span.data, span.data + span.size);
-    return Span<const int>{v.data(), span.size};
+  const auto copy_ints = [&](std::span<const int> span) {
+    return std::span<const int>(ints_.emplace_back(span.begin(), span.end()));
   };
-  const auto copy_scalars = [&](Span<const From> span) {
-    std::vector<S>& v = scalars_[next_scalar++];
-    v.assign(span.data, span.data + span.size);
-    return Span<const S>{v.data(), span.size};
+  const auto copy_scalars = [&](std::span<const From> span) {
+    return std::span<const S>(scalars_.emplace_back(span.begin(), span.end()));
   };
   a.block_count = from.block_count;
   a.body_count = from.body_count;
@@ -382,22 +372,22 @@ SchurArrayCopy<S>::SchurArrayCopy(const SchurArrays<From>& from, int lanes) {
     return LaneArray<Element>{storage->data(), source.fields, lanes,
                               static_cast<long>(source.fields) * lanes};
   };
-  a.element_block = repack(from.element_block, &ints_[next_int++]);
-  a.element_U = repack(from.element_U, &scalars_[next_scalar++]);
-  a.element_B = repack(from.element_B, &scalars_[next_scalar++]);
-  a.element_stretch_compliance = repack(from.element_stretch_compliance, &scalars_[next_scalar++]);
-  a.element_shear_compliance = repack(from.element_shear_compliance, &scalars_[next_scalar++]);
+  a.element_block = repack(from.element_block, &ints_.emplace_back());
+  a.element_U = repack(from.element_U, &scalars_.emplace_back());
+  a.element_B = repack(from.element_B, &scalars_.emplace_back());
+  a.element_stretch_compliance = repack(from.element_stretch_compliance, &scalars_.emplace_back());
+  a.element_shear_compliance = repack(from.element_shear_compliance, &scalars_.emplace_back());
 
   // the diagonal, its element rows renumbered to the new groups
-  std::vector<S>& diagonal = scalars_[next_scalar++];
-  diagonal.assign(from.diagonal.data, from.diagonal.data + from.row_count);
+  std::vector<S>& diagonal =
+      scalars_.emplace_back(from.diagonal.begin(), from.diagonal.begin() + from.row_count);
   diagonal.resize(a.size());
   for (int e = 0; e < a.tet_count; ++e) {
     for (int r = 0; r < kElementRows; ++r) {
       diagonal[a.ElementRowIndex(e, r)] = static_cast<S>(from.diagonal[from.ElementRowIndex(e, r)]);
     }
   }
-  a.diagonal = {diagonal.data(), static_cast<long>(diagonal.size())};
+  a.diagonal = diagonal;
 }
 
 }  // namespace sim::nsn
