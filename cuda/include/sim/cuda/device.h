@@ -34,7 +34,8 @@ std::optional<DeviceInfo> ProbeDevice(std::string* reason = nullptr);
 Backend SelectBackend(bool want_cuda);
 
 /// Device self-test: y = a·x + y on `n` elements on the GPU, compared with the same on the CPU.
-/// Returns false with `reason` when no device is usable; else sets the max abs difference.
-bool RunSaxpySelfTest(int n, double* max_abs_error, std::string* reason);
+/// Returns false with `reason` when no device is usable; else sets the largest difference divided
+/// by |a·x| + |y|, the scale of the rounding either side may make (dimensionless).
+bool RunSaxpySelfTest(int n, double* max_scaled_error, std::string* reason);
 
 }  // namespace sim::cuda
