@@ -108,6 +108,8 @@ struct StepReport {
   int element_rows = 0;      ///< FEM element rows (3 per tet)
   int outer_iterations = 0;  ///< Newton iterations (NSN), sweeps (PGS)
   int inner_iterations = 0;  ///< inner linear iterations, summed over the outer ones
+  /// order of the step's time integration: 1 backward Euler, 2 BDF2 (engine/step/integrator.h)
+  int integrator_order = 1;
 
   // quality at the end of the step
   Real max_penetration = 0;  ///< max(−gap − d, 0) over contacts [m]

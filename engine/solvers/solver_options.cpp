@@ -19,6 +19,18 @@ const std::vector<BoundSetting<SolverOptions>>& StepBound() {
       {{"restitution_threshold", "Restitution threshold", SettingKind::kReal, 0.1, 0, 100, false,
         "m/s", "impacts bounce only when the restitution's separating speed is above this"},
        SIM_SETTING_FIELD(SolverOptions, restitution_threshold)},
+      {{"integrator",
+        "Integrator",
+        SettingKind::kChoice,
+        0,
+        0,
+        0,
+        false,
+        "",
+        "bdf1: backward Euler (damps swinging); bdf2: second order, keeps energy, backward Euler "
+        "around impacts",
+        {"bdf1", "bdf2"}},
+       SIM_SETTING_FIELD(SolverOptions, integrator)},
   };
   return kBound;
 }

@@ -14,6 +14,11 @@
 
 namespace sim {
 
+/// Time integration of the step (architecture §3): backward Euler (BDF1, first order, damps
+/// oscillations: a swinging arm loses energy in proportion to Δt) or BDF2 (second order, nearly
+/// conservative; restarts with backward Euler around impacts, engine/step/integrator.h).
+enum class Integrator : unsigned char { kBdf1 = 0, kBdf2 };
+
 struct SolverOptions {
   /// The name of the running solver and the defaults of every registered solver.
   SolverOptions();
@@ -23,6 +28,7 @@ struct SolverOptions {
   Real contact_margin = 0.01;  ///< contacts are created below this gap [m]
   /// impacts bounce (restitution) only above this separating speed e·v_approach [m/s]
   Real restitution_threshold = 0.1;
+  Integrator integrator = Integrator::kBdf1;
   /// Each registered solver's settings, in registry order.
   std::vector<std::pair<std::string, SettingValues>> solvers;
 

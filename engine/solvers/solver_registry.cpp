@@ -30,6 +30,12 @@ std::vector<std::string> AvailableSolvers() {
 }
 
 
+bool SolverClaims(std::string_view name, unsigned features) {
+  const SolverInfo* info = FindSolver(name);
+  return info != nullptr && (info->features & features) == features;
+}
+
+
 bool IsPlannedSolver(std::string_view name) {
   for (std::string_view planned : {"primal", "dual", "add", "pbti", "lcp"}) {
     if (name == planned) return true;
@@ -53,6 +59,13 @@ Diagnostics CheckSolverSupports(const SolverInfo& solver, const Model& model) {
     refuse("particles");
   }
   if (model.joint_count() > 0 && !(solver.features & kFeatureJoints)) refuse("joints");
+  if (model.options.solver.integrator == Integrator::kBdf2 &&
+      !(solver.features & kFeatureSecondOrder)) {
+    diagnostics.Error(model.name, 0, "",
+                      "solver '" + std::string(solver.name) +
+                          "' does not support solver.integrator = bdf2 (its velocity-level step "
+                          "keeps energy with bdf1; use bdf1, or a solver that does, e.g. nsn)");
+  }
   return diagnostics;
 }
 

@@ -24,6 +24,9 @@ enum SolverFeature : unsigned {
   kFeatureContacts = 1u << 2,
   kFeatureParticles = 1u << 3,   ///< free particles and attachments
   kFeatureSoftBodies = 1u << 4,  ///< tetrahedral FEM
+  /// solver.integrator = bdf2: a fully implicit step whose start may be extrapolated
+  /// (engine/step/integrator.h); a velocity-level step (symplectic Euler) goes unstable with it
+  kFeatureSecondOrder = 1u << 5,
 };
 
 struct SolverInfo {
@@ -41,6 +44,9 @@ const std::vector<const SolverInfo*>& SolverRegistry();
 
 /// The registered solver `name`, or nullptr.
 const SolverInfo* FindSolver(std::string_view name);
+
+/// The registered solver `name` claims every bit of `features`.
+bool SolverClaims(std::string_view name, unsigned features);
 
 /// Names of the registered solvers.
 std::vector<std::string> AvailableSolvers();

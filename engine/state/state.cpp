@@ -2,11 +2,45 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "engine/fem/tet_elements.h"
 #include "engine/model/model.h"
 
 namespace sim {
+
+namespace {
+
+// FNV-1a over the bytes of `count` doubles
+std::uint64_t HashReals(const Real* values, std::size_t count, std::uint64_t hash) {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, values + i, sizeof(bits));
+    for (int byte = 0; byte < 8; ++byte, bits >>= 8) {
+      hash = (hash ^ (bits & 0xff)) * 0x100000001b3ull;
+    }
+  }
+  return hash;
+}
+
+}  // namespace
+
+
+std::uint64_t KinematicsHash(const State& state) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  const Real clock[2] = {state.time, static_cast<Real>(state.step)};
+  hash = HashReals(clock, 2, hash);
+  for (const Pose& X : state.body_X_WB) {
+    hash = HashReals(X.p.data(), 3, hash);
+    hash = HashReals(X.q.coeffs().data(), 4, hash);
+  }
+  for (const auto* field :
+       {&state.body_v_W, &state.body_w_W, &state.particle_x_W, &state.particle_v_W}) {
+    for (const Vec3& v : *field) hash = HashReals(v.data(), 3, hash);
+  }
+  // 0 means "no history"
+  return hash == 0 ? 1 : hash;
+}
 
 
 bool IsFinite(const State& state) {

@@ -36,6 +36,21 @@ struct WarmStartRecord {
   std::vector<Real> element_rows;  ///< per tet, its rows in tet order [N·m]
 };
 
+/// The kinematics one step before a state, kept for the second-order integrator (BDF2,
+/// engine/step/integrator.h). It belongs to the state whose KinematicsHash is `successor_hash`:
+/// a state edited since (a reset, a drag, a new initial pose) no longer matches and restarts the
+/// integrator with a backward-Euler step.
+struct StepHistory {
+  std::uint64_t successor_hash = 0;  ///< 0: no history
+  Real dt = 0;                       ///< the step between the two states [s]
+  /// a contact closed faster than solver.restitution_threshold in that step: the next step
+  /// restarts with backward Euler (BDF2 across an impact rings)
+  bool impact = false;
+  std::vector<Pose> body_X_WB;
+  std::vector<Vec3> body_v_W, body_w_W;          ///< [m/s], [rad/s]
+  std::vector<Vec3> particle_x_W, particle_v_W;  ///< [m], [m/s]
+};
+
 struct State {
   Real time = 0;                   ///< simulated time [s]
   std::uint64_t step = 0;          ///< number of steps taken
@@ -48,6 +63,9 @@ struct State {
   /// each solver's warm-start record, at most one per solver (part of the state so a run
   /// resumes bit for bit)
   std::vector<WarmStartRecord> warm_starts;
+
+  /// the previous step's kinematics, with solver.integrator = bdf2 (else empty)
+  StepHistory history;
 };
 
 /// The warm-start record `solver` wrote into `state`, or nullptr.
@@ -62,6 +80,10 @@ const ContactImpulse* FindContactImpulse(const WarmStartRecord& record, std::uin
 
 /// Sorts contact impulses by key (what FindContactImpulse expects).
 void SortContactImpulses(std::vector<ContactImpulse>* contacts);
+
+/// A hash of the time, step count, poses and velocities (not the records), which identifies the
+/// state a StepHistory belongs to.
+std::uint64_t KinematicsHash(const State& state);
 
 /// True when every number in the state is finite and every quaternion has a sane norm.
 bool IsFinite(const State& state);

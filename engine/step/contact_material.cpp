@@ -48,6 +48,14 @@ Vec3 SideVelocity(const Model& model, const State& state, const ContactSide& sid
   return state.body_v_W[side.body] + state.body_w_W[side.body].cross(X_WB.q * side.p_B);
 }
 
+
+// the approach speed −n·(v_A − v_B) of a contact at the start of the step
+Real ApproachSpeed(const Model& model, const State& state, const Contact& contact, bool* dynamic_a,
+                   bool* dynamic_b) {
+  return -contact.normal_W.dot(SideVelocity(model, state, contact.a, dynamic_a) -
+                               SideVelocity(model, state, contact.b, dynamic_b));
+}
+
 }  // namespace
 
 
@@ -58,8 +66,7 @@ void AssignBounceVelocities(const Model& model, const State& state, Real dt, Con
     if (!(contact.restitution > 0)) continue;
     bool dynamic_a = false, dynamic_b = false;
     const Vec3& n = contact.normal_W;
-    const Real approach = -n.dot(SideVelocity(model, state, contact.a, &dynamic_a) -
-                                 SideVelocity(model, state, contact.b, &dynamic_b));
+    const Real approach = ApproachSpeed(model, state, contact, &dynamic_a, &dynamic_b);
     const Real e = contact.restitution;
     if (!(e * approach > threshold) || contact.gap0 - dt * approach > 0) continue;
     // gravity's pull on the gap, A = n·(g_A − g_B) (negative toward a static floor), and the
@@ -74,6 +81,18 @@ void AssignBounceVelocities(const Model& model, const State& state, Real dt, Con
     contact.bounce_velocity =
         discriminant > 0 ? std::max<Real>(A * dt + std::sqrt(discriminant), 0) : e * approach;
   }
+}
+
+
+Real FastestClosingSpeed(const Model& model, const State& state, Real dt,
+                         const Contacts& contacts) {
+  Real fastest = 0;
+  for (const Contact& contact : contacts.items) {
+    bool dynamic_a = false, dynamic_b = false;
+    const Real approach = ApproachSpeed(model, state, contact, &dynamic_a, &dynamic_b);
+    if (approach > fastest && contact.gap0 - dt * approach <= 0) fastest = approach;
+  }
+  return fastest;
 }
 
 }  // namespace sim

@@ -36,4 +36,8 @@ void AssignContactMaterials(const Model& model, Contacts* contacts);
 /// the bounce up to (1 + e)·Δt·v high under gravity). Else bounce_velocity = 0.
 void AssignBounceVelocities(const Model& model, const State& state, Real dt, Contacts* contacts);
 
+/// The fastest approach speed −n·(v_A − v_B) [m/s] of the contacts that close within the step
+/// (gap0 − Δt·v ≤ 0) at the start-of-step velocities `state`; 0 when none closes.
+Real FastestClosingSpeed(const Model& model, const State& state, Real dt, const Contacts& contacts);
+
 }  // namespace sim

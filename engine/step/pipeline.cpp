@@ -6,13 +6,12 @@
 
 #include "engine/collision/collision.h"
 #include "engine/core/stopwatch.h"
+#include "engine/solvers/solver_registry.h"
 #include "engine/step/contact_material.h"
+#include "engine/step/integrator.h"
 #include "engine/step/joint_script.h"
 
 namespace sim {
-
-namespace {}  // namespace
-
 
 const StepReport& StepOnce(const Model& model, Solver& solver, const Control& control, State* state,
                            StepWorkspace* workspace) {
@@ -39,8 +38,25 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
   AssignBounceVelocities(model, *state, dt, &workspace->contacts);
   const double collision_ms = collision_watch.ElapsedMs();
 
+  // time integration: BDF2 is a backward-Euler step of 2Δt/3 from the extrapolated start, where
+  // the history allows and no contact closes at speed (integrator.h); else backward Euler
+  const bool bdf2 = model.options.solver.integrator == Integrator::kBdf2 &&
+                    SolverClaims(solver.name(), kFeatureSecondOrder);
+  bool impact = false;
+  const State* start = state;
+  Real solver_dt = dt;
+  if (bdf2) {
+    impact = FastestClosingSpeed(model, *state, dt, workspace->contacts) >
+             model.options.solver.restitution_threshold;
+    if (!impact && Bdf2Start(*state, dt, &workspace->start)) {
+      start = &workspace->start;
+      solver_dt = 2 * dt / 3;
+    }
+  }
+
   // solve: assembly, Newton iterations and integration happen inside the solver
-  solver.Step(model, *state, control, workspace->contacts, dt, &workspace->scratch, &report);
+  solver.Step(model, *start, control, workspace->contacts, solver_dt, &workspace->scratch, &report);
+  report.integrator_order = start == state ? 1 : 2;
   report.collision_ms = collision_ms;
   if (workspace->contacts.overflowed) report.status |= kStepCapacityExceeded;
   if (stats.unsupported_pairs > 0) report.status |= kStepUnsupportedPair;
@@ -52,6 +68,12 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
       report.message = "the solver produced a non-finite state; step rejected, state kept";
     }
   } else {
+    if (bdf2) {
+      workspace->scratch.time = state->time + dt;
+      RecordHistory(*state, dt, impact, &workspace->scratch);
+    } else {
+      workspace->scratch.history.successor_hash = 0;
+    }
     std::swap(*state, workspace->scratch);
     // a diverging solve can stay finite for many steps: flag speeds no scene means
     Real fastest = 0;

@@ -28,6 +28,7 @@ struct StepWorkspace {
   CollisionWorkspace collision;
   Contacts contacts;
   State scratch;  ///< the solver writes here; swapped into the caller's state on success
+  State start;    ///< the BDF2 start (q̂, û) of the step, when it has one
   StepReport report;
 };
 

@@ -176,7 +176,7 @@ TEST(OverridesTest, UnknownPathListsTheSupportedPaths) {
   EXPECT_THAT(error, HasSubstr("--set solver.tolerance=1e-6: error: unknown path "
                                "'solver.tolerance' (supported: solver.name, solver.dt, "
                                "solver.contact_margin, solver.restitution_threshold, "
-                               "solver.newton_iterations, "));
+                               "solver.integrator, solver.newton_iterations, "));
   EXPECT_THAT(error, HasSubstr("solver.warm_start, solver.fem_compliance, "
                                "solver.fem_shear_rows, solver.fem_preconditioner, "));
   EXPECT_THAT(error, HasSubstr("gravity, materials.<name>.friction"));
