@@ -128,6 +128,26 @@ Real JointCoordinate(const Model& model, int j, const Pose& X_WP, const Pose& X_
 }
 
 
+bool HasPointRows(const Model& model, int j) {
+  const JointType type = model.joint_type[j];
+  return type == JointType::kBall || type == JointType::kRevolute ||
+         type == JointType::kContinuous || type == JointType::kFixed;
+}
+
+
+void JointPointStiffness(const Model& model, int j, const JointBodies& bodies, const Vec3& force,
+                         Mat3* parent, Mat3* child) {
+  const JointFrames f = MakeFrames(model, j, bodies.X_WP, bodies.X_WC);
+  // Σ_k λ_k ∂²(e_k·R r)/∂θ² = ½(f rᵀ + r fᵀ) − (f·r) I; the child's end enters c with +, the
+  // parent's with −
+  const auto hessian = [&force](const Vec3& r) -> Mat3 {
+    return 0.5 * (force * r.transpose() + r * force.transpose()) - force.dot(r) * Mat3::Identity();
+  };
+  *child = -hessian(f.r_C);
+  *parent = hessian(f.r_P);
+}
+
+
 int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRow* rows) {
   const JointFrames f = MakeFrames(model, j, bodies.X_WP, bodies.X_WC);
   const JointType type = model.joint_type[j];

@@ -80,6 +80,17 @@ struct JointBodies {
 /// Number of rows joint `j` produces (constant for a model).
 int JointRowCount(const Model& model, int j);
 
+/// True when joint `j`'s first three rows are its point rows along world x, y, z (ball,
+/// revolute, continuous, fixed).
+bool HasPointRows(const Model& model, int j);
+
+/// Rotational geometric stiffness of joint j's point rows carrying the force `force` = Σ_k λ_k e_k
+/// on the child [N]: for each side the Hessian −Σ_k λ_k ∂²c_k/∂θ² over its world rotation θ,
+/// ∓[½(f rᵀ + r fᵀ) − (f·r) I] with r the side's COM → anchor lever (c_k = e_k·(anchor_C −
+/// anchor_P), R(θ)r ≈ (I + [θ]× + ½[θ]×²) r) [N·m]. A link in tension gets a positive stiffness.
+void JointPointStiffness(const Model& model, int j, const JointBodies& bodies, const Vec3& force,
+                         Mat3* parent, Mat3* child);
+
 /// Fills `rows` (at least JointRowCount entries) for joint `j`; returns the row count.
 int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRow* rows);
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include <Eigen/Eigenvalues>
+
 #include "engine/core/parallel.h"
 #include "engine/solvers/nsn/ncp.h"
 
@@ -513,7 +515,50 @@ void NewtonSystem::KeepGradients() {
 }
 
 
+void NewtonSystem::UpdateRotationalStiffness() {
+  // H_ang = I_W + Δt² P₊(−Σ λ ∂²c/∂θ²) per body from the joints' point rows (closed form,
+  // JointPointStiffness), P₊ the positive part: a light link carrying a heavy load has a
+  // rotational stiffness Δt² T r far above its inertia, and Newton without it overshoots
+  if (!settings_.geometric_stiffness || model_->joint_count() == 0) return;
+  rotation_stiffness_.assign(blocks_.body_count(), Mat3::Zero());
+  bool any = false;
+  // each joint's rows start with its three point rows (constraint_rows.h)
+  for (int i = 0; i + 2 < constraints_.attachment_row_begin(); ++i) {
+    const int j = constraints_.joint(i);
+    if (j < 0 || (i > 0 && constraints_.joint(i - 1) == j) || !HasPointRows(*model_, j) ||
+        constraints_.joint(i + 2) != j) {
+      continue;
+    }
+    const Vec3 force(lambda_(i), lambda_(i + 1), lambda_(i + 2));
+    if (force.squaredNorm() == 0) continue;
+    const JointBodies bodies = blocks_.JointBodiesAt(*model_, j);
+    Mat3 parent, child;
+    JointPointStiffness(*model_, j, bodies, force, &parent, &child);
+    if (bodies.parent_block >= 0 && bodies.parent_block < blocks_.body_count())
+      rotation_stiffness_[bodies.parent_block] += parent;
+    if (bodies.child_block >= 0 && bodies.child_block < blocks_.body_count())
+      rotation_stiffness_[bodies.child_block] += child;
+    any = true;
+  }
+  if (!any) return;
+  for (int b = 0; b < blocks_.body_count(); ++b) {
+    if (blocks_.fixed[b]) continue;
+    Eigen::SelfAdjointEigenSolver<Mat3> eigen;
+    eigen.computeDirect(rotation_stiffness_[b]);  // closed form for 3×3
+    const Vec3 positive = eigen.eigenvalues().cwiseMax(0);
+    if (positive.maxCoeff() <= 0) {
+      blocks_.inv_inertia_W[b] = blocks_.inertia_W[b].inverse();
+      continue;
+    }
+    const Mat3 shift =
+        eigen.eigenvectors() * positive.asDiagonal() * eigen.eigenvectors().transpose();
+    blocks_.inv_inertia_W[b] = (blocks_.inertia_W[b] + dt_ * dt_ * shift).inverse();
+  }
+}
+
+
 void NewtonSystem::UpdateGeometricStiffness() {
+  UpdateRotationalStiffness();
   // Δf = Δt (J_phys(qⁿ⁺¹) − J_phys(qⁿ))ᵀ λⁿ⁺¹ on particle DOFs; c_k = Δf_k / Δu_k
   // only particle DOFs carry the estimate: nothing to do in a scene of rigid bodies
   if (!settings_.geometric_stiffness || model_->particle_count() == 0) return;

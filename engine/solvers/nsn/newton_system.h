@@ -89,8 +89,9 @@ class NewtonSystem final : public SchurOperator {
   /// sign and Δλ fixes of §19 #13): c_k = Δt[(J_phys(qⁿ⁺¹) − J_phys(qⁿ))ᵀλⁿ⁺¹]_k / Δu_k,
   /// H̃_kk = M̃_kk − min(0, c_k). With the FEM shear rows, the element rows' part of c_k is the
   /// closed-form diagonal Δt² K_rot of their rotation modes instead (ElementRows::
-  /// AddRotationStiffness). Call after Assemble() of the new iterate, with KeepGradients() called
-  /// before the step that produced it.
+  /// AddRotationStiffness). Rigid bodies get the closed-form rotational stiffness of the joints'
+  /// point rows in their angular block (UpdateRotationalStiffness). Call after Assemble() of the
+  /// new iterate, with KeepGradients() called before the step that produced it.
   void UpdateGeometricStiffness();
 
   /// Writes q, u, the time and the contact forces and end gaps.
@@ -148,6 +149,8 @@ class NewtonSystem final : public SchurOperator {
 
  private:
   void WarmStart(const State& in);
+  /// The rigid bodies' part of UpdateGeometricStiffness: the joints' point rows in closed form.
+  void UpdateRotationalStiffness();
   void ApplyInverseH(const std::vector<Vec3>& lin, const std::vector<Vec3>& ang,
                      std::vector<Vec3>* out_lin, std::vector<Vec3>* out_ang) const;
   void AccumulateJt(const VectorX& x, std::vector<Vec3>* lin, std::vector<Vec3>* ang) const;
@@ -164,8 +167,9 @@ class NewtonSystem final : public SchurOperator {
   BodyBlocks blocks_;          // M̃, ũ and the iterate (q, u); inv_mass carries the GS shift
   ConstraintSet constraints_;  // layout, meaning, values and physical gradients of the rows
 
-  std::vector<Vec3> block_gs_shift_;  // geometric stiffness shift per block [kg]
-  std::vector<Vec3> dv_, dw_;         // Newton step Δu
+  std::vector<Vec3> block_gs_shift_;      // geometric stiffness shift per block [kg]
+  std::vector<Mat3> rotation_stiffness_;  // −Σ λ ∂²c/∂θ² per body [N·m]
+  std::vector<Vec3> dv_, dw_;             // Newton step Δu
   std::vector<Vec3> v_saved_, w_saved_, x_saved_, v_prev_;
   std::vector<Quat> q_saved_;
   // per-block scratch of the products: Jᵀx (lin, ang) and H⁻¹Jᵀx (lin2, ang2)

@@ -54,7 +54,7 @@ const std::vector<BoundSetting<NsnSettings>>& NsnBound() {
         "identity shift of the Schur system (§6.7)"},
        SIM_SETTING_FIELD(NsnSettings, regularization)},
       {{"geometric_stiffness", "Geometric stiffness", K::kBool, 1, 0, 0, false, "",
-        "diagonal geometric stiffness on particle DOFs (§10)"},
+        "geometric stiffness: diagonal on particle DOFs (§10), closed form on joint-loaded bodies"},
        SIM_SETTING_FIELD(NsnSettings, geometric_stiffness)},
       {{"warm_start", "Warm start", K::kBool, 1, 0, 0, false, "",
         "start from the last step's velocities and multipliers (the paper starts from zero)"},
