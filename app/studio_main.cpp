@@ -2,7 +2,8 @@
 // main window, and the unattended mode the smoke tests use:
 //   contact-studio [SCENE] [--compare A,B] [--frames N] [--screenshot FILE.png] [--exit]
 //                  [--drag X0,Y0,X1,Y1] [--keys LIST] [--open-after FILE] [--panels LIST]
-//                  [--size WxH]
+//                  [--size WxH] [--view shaded|strain|contacts] [--keys-every N] [--pause-after N]
+//                  [--memory-log N]
 // Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
 // 2 usage error or no display.
 #include <cstdlib>
@@ -22,9 +23,11 @@
 
 #include "engine/io/overrides.h"
 #include "engine/io/scene_catalog.h"
+#include "render/render_options.h"
 #include "ui/main_window.h"
 #include "ui/scripted_run.h"
 #include "ui/viewport/vulkan_instance.h"
+#include "ui/viewport/vulkan_viewport.h"
 
 #ifndef SIM_VERSION
 #define SIM_VERSION "0.0.0"
@@ -43,7 +46,22 @@ struct StudioOptions {
   bool scripted = false;
   bool validation = false;
   QSize size;  ///< window size from --size; empty: the window's default
+  std::optional<sim::render::ViewMode> view;  ///< --view; unset: the viewport's default
 };
+
+
+// a positive integer option value, or nullopt after printing an error
+std::optional<int> PositiveValue(const QCommandLineParser& parser, const QString& name) {
+  bool ok = false;
+  const int value = parser.value(name).toInt(&ok);
+  if (!ok || value < 1) {
+    std::cerr << "contact-studio: error: --" << name.toStdString()
+              << " expects a positive integer, got '" << parser.value(name).toStdString() << "'"
+              << std::endl;
+    return std::nullopt;
+  }
+  return value;
+}
 
 
 // Parses the command line; prints help/version and exits for --help/--version. Returns nullopt
@@ -93,8 +111,19 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "vulkan-validation", "Enable the Khronos validation layer (when installed).");
   const QCommandLineOption size_option(
       "size", "Window size in logical pixels (default 1280x800, shrunk to the screen).", "WxH");
+  const QCommandLineOption view_option("view", "Start in this view: shaded, strain or contacts.",
+                                       "NAME");
+  const QCommandLineOption keys_every_option(
+      "keys-every", "With --keys: press them every N frames instead of once (V cycles the views).",
+      "N");
+  const QCommandLineOption pause_after_option(
+      "pause-after", "With --frames: pause the simulation after N frames (as Space does).", "N");
+  const QCommandLineOption memory_log_option(
+      "memory-log",
+      "With --frames: print the resident memory (VmRSS) after the load and every N frames.", "N");
   parser.addOptions({compare_option, panels_option, frames_option, screenshot_option, exit_option,
-                     drag_option, keys_option, open_after_option, validation_option, size_option});
+                     drag_option, keys_option, open_after_option, validation_option, size_option,
+                     view_option, keys_every_option, pause_after_option, memory_log_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -113,13 +142,9 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   }
   if (!positional.isEmpty()) options.scene = positional.front();
   if (parser.isSet(frames_option)) {
-    bool ok = false;
-    options.script.frames = parser.value(frames_option).toInt(&ok);
-    if (!ok || options.script.frames < 1) {
-      std::cerr << "contact-studio: error: --frames expects a positive integer, got '"
-                << parser.value(frames_option).toStdString() << "'" << std::endl;
-      return std::nullopt;
-    }
+    const std::optional<int> frames = PositiveValue(parser, frames_option.names().front());
+    if (!frames) return std::nullopt;
+    options.script.frames = *frames;
   }
   if (parser.isSet(compare_option)) {
     const sim::Expected<std::vector<sim::io::SolverConfig>> configs =
@@ -159,6 +184,29 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       }
     }
   }
+  if (parser.isSet(keys_every_option)) {
+    const std::optional<int> every = PositiveValue(parser, keys_every_option.names().front());
+    if (!every) return std::nullopt;
+    options.script.keys_every = *every;
+  }
+  if (parser.isSet(pause_after_option)) {
+    const std::optional<int> frames = PositiveValue(parser, pause_after_option.names().front());
+    if (!frames) return std::nullopt;
+    options.script.pause_after = *frames;
+  }
+  if (parser.isSet(memory_log_option)) {
+    const std::optional<int> every = PositiveValue(parser, memory_log_option.names().front());
+    if (!every) return std::nullopt;
+    options.script.memory_log_every = *every;
+  }
+  if (parser.isSet(view_option)) {
+    options.view = sim::render::ParseViewMode(parser.value(view_option).toStdString());
+    if (!options.view) {
+      std::cerr << "contact-studio: error: --view expects shaded, strain or contacts, got '"
+                << parser.value(view_option).toStdString() << "'" << std::endl;
+      return std::nullopt;
+    }
+  }
   if (parser.isSet(panels_option)) {
     options.panels = parser.value(panels_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
   }
@@ -166,7 +214,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   options.script.exit = parser.isSet(exit_option);
   options.scripted = parser.isSet(frames_option) || parser.isSet(screenshot_option) ||
                      options.script.exit || options.script.drag ||
-                     !options.script.open_after.isEmpty() || !options.script.keys.isEmpty();
+                     !options.script.open_after.isEmpty() || !options.script.keys.isEmpty() ||
+                     options.script.pause_after > 0 || options.script.memory_log_every > 0;
   if (options.scripted && options.script.frames == 0) options.script.frames = kDefaultScriptFrames;
   options.validation = parser.isSet(validation_option);
   if (parser.isSet(size_option)) {
@@ -252,6 +301,11 @@ int main(int argc, char** argv) {
                      [&app, exit = options->script.exit](int code) {
                        if (exit) app.exit(code);
                      });
+  }
+  if (options->view) {
+    sim::render::RenderOptions render_options = window.viewport()->render_options();
+    render_options.view = *options->view;
+    window.viewport()->SetRenderOptions(render_options);
   }
   if (options->size.isValid()) window.resize(options->size);
   window.show();

@@ -28,7 +28,7 @@ static_assert(sizeof(FrameConstants) == 128, "must match common.glsl and stay wi
 /// Uniform block ShadowData of resources/shaders/common.glsl (std140).
 struct ShadowData {
   float light_matrix[16];
-  float params[4];  ///< enabled, normal offset [m], penumbra radius in map coordinates, unused
+  float params[4];  ///< unused, normal offset [m], penumbra radius in map coordinates, unused
 };
 static_assert(sizeof(ShadowData) == 80);
 

@@ -213,6 +213,19 @@ std::array<float, 3> Desaturate(const std::array<float, 4>& color) {
   return {grey, grey, grey};
 }
 
+// shadow data of a frame without a shadow map: the light matrix sends every point to map
+// coordinates (2, 2), outside the map, where the shaders see full light (a flag tested in the
+// shaders instead would be a branch on a uniform alone; see resources/shaders/common.glsl)
+ShadowData NoShadow() {
+  ShadowData shadow{};
+  Eigen::Matrix4f outside = Eigen::Matrix4f::Zero();
+  outside(0, 3) = 3.0f;
+  outside(1, 3) = 3.0f;
+  outside(3, 3) = 1.0f;
+  std::memcpy(shadow.light_matrix, outside.data(), sizeof(shadow.light_matrix));
+  return shadow;
+}
+
 }  // namespace
 
 
@@ -247,7 +260,8 @@ struct SceneRenderer::Impl {
     FrameConstants sky_constants{};
     FrameConstants shadow_constants{};  // matrix: the key light's view-projection
     bool has_casters = false;
-    Buffer shadow_data;  // host-visible ShadowData
+    Buffer shadow_data;      // host-visible ShadowData
+    ShadowData shadow_on{};  // the key light's, copied to shadow_data by RecordShadowPass
     VkDescriptorSet descriptor_set = VK_NULL_HANDLE;
     VkExtent2D extent{0, 0};
     bool prepared = false;
@@ -343,7 +357,7 @@ void SceneRenderer::Impl::CreateDescriptors() {
         Buffer(context.physical_device, context.device, sizeof(ShadowData),
                VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    const ShadowData disabled{};
+    const ShadowData disabled = NoShadow();
     std::memcpy(slot.shadow_data.mapped(), &disabled, sizeof(disabled));
 
     VkDescriptorSetAllocateInfo allocate_info{};
@@ -685,8 +699,8 @@ void SceneRenderer::Prepare(std::uint32_t frame_slot, const VisualFrame& frame,
     return !c.centre.allFinite() || !std::isfinite(c.radius);
   });
   slot.has_casters = options.shadows && !r.casters.empty();
-  ShadowData shadow{};  // disabled until RecordShadowPass fills the map
   if (slot.has_casters) {
+    ShadowData& shadow = slot.shadow_on;
     float texel_size = 0.0f;
     const Eigen::Matrix4f light =
         FitLightViewProjection(to_light, r.casters, r.shadow_maps->size(), &texel_size);
@@ -697,7 +711,9 @@ void SceneRenderer::Prepare(std::uint32_t frame_slot, const VisualFrame& frame,
     const float map_span = texel_size * static_cast<float>(r.shadow_maps->size());
     shadow.params[2] = std::max(kShadowPenumbra, kShadowMinPenumbraTexels * texel_size) / map_span;
   }
-  std::memcpy(slot.shadow_data.mapped(), &shadow, sizeof(shadow));
+  // no shadows until RecordShadowPass fills the map
+  const ShadowData disabled = NoShadow();
+  std::memcpy(slot.shadow_data.mapped(), &disabled, sizeof(disabled));
 }
 
 
@@ -774,9 +790,7 @@ void SceneRenderer::RecordShadowPass(VkCommandBuffer cmd, std::uint32_t frame_sl
 
   // the map of this frame will hold the casters: let the shaders use it (the host's submit
   // makes this host write visible)
-  const float enabled = 1.0f;
-  std::memcpy(static_cast<char*>(slot.shadow_data.mapped()) + offsetof(ShadowData, params),
-              &enabled, sizeof(enabled));
+  std::memcpy(slot.shadow_data.mapped(), &slot.shadow_on, sizeof(slot.shadow_on));
 
   // depth of the shapes, meshes and soft bodies seen from the key light
   r.shadow_maps->BeginPass(cmd, frame_slot);

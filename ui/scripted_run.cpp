@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <iostream>
+#include <string>
 #include <utility>
 
 #include <QApplication>
@@ -17,6 +19,21 @@
 #include "ui/viewport/vulkan_viewport.h"
 
 namespace sim::ui {
+
+namespace {
+
+// resident set size of this process [kB] (VmRSS in /proc/self/status), or −1 where there is none
+long ResidentKb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+}  // namespace
+
 
 ScriptedRun::ScriptedRun(MainWindow* window, ScriptedRunOptions options, QObject* parent)
     : QObject(parent), window_(window), options_(std::move(options)) {
@@ -43,6 +60,7 @@ void ScriptedRun::OnSceneLoadFinished(bool ok) {
   start_frame_ = window_->viewport()->frames_rendered();
   target_frame_ = start_frame_ + static_cast<quint64>(options_.frames);
   frame_clock_.start();
+  if (options_.memory_log_every > 0) LogMemory(0);
 }
 
 
@@ -51,8 +69,12 @@ void ScriptedRun::OnFrameRendered(quint64 count) {
   if (!counting_ || done_) return;
   frame_ms_.push_back(frame_clock_.nsecsElapsed() * 1e-6);
   frame_clock_.restart();
+  const quint64 frame = count - start_frame_;
+  if (options_.memory_log_every > 0 && frame > 0 && frame % options_.memory_log_every == 0) {
+    LogMemory(frame);
+  }
   if (count < target_frame_) {
-    PlayScript(count - start_frame_);
+    PlayScript(frame);
     return;
   }
   Act();
@@ -80,18 +102,16 @@ void ScriptedRun::PlayScript(quint64 frame) {
       QTest::mouseMove(viewport, p.toPoint());
     }
   }
-  if (!options_.keys.isEmpty() && !keys_pressed_ && frame >= frames / 4) {
+  // once at a quarter of the frames, or every keys_every frames
+  const bool keys_due = options_.keys_every > 0 ? frame > 0 && frame % options_.keys_every == 0
+                                                : !keys_pressed_ && frame >= frames / 4;
+  if (!options_.keys.isEmpty() && keys_due) {
     keys_pressed_ = true;
-    // window shortcuts fire in the active window; Xvfb has no window manager to activate it
-    QApplication::setActiveWindow(window_);
-    for (const QString& name : options_.keys) {
-      const QKeySequence sequence = QKeySequence::fromString(name);
-      if (sequence.isEmpty()) continue;
-      const QKeyCombination key = sequence[0];
-      std::cout << "key: " << name.toStdString() << std::endl;
-      // into the 3D view, where the focus is after a click in it
-      QTest::keyClick(window_->viewport(), key.key(), key.keyboardModifiers());
-    }
+    PressKeys(options_.keys);
+  }
+  if (options_.pause_after > 0 && !paused_ && frame >= static_cast<quint64>(options_.pause_after)) {
+    paused_ = true;
+    PressKeys({QStringLiteral("Space")});
   }
   if (!options_.open_after.isEmpty() && !opened_after_ && frame >= frames / 2) {
     opened_after_ = true;
@@ -100,6 +120,30 @@ void ScriptedRun::PlayScript(quint64 frame) {
               << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
     window_->OpenScene(options_.open_after);
   }
+}
+
+
+void ScriptedRun::PressKeys(const QStringList& names) {
+  // window shortcuts fire in the active window; Xvfb has no window manager to activate it
+  QApplication::setActiveWindow(window_);
+  for (const QString& name : names) {
+    const QKeySequence sequence = QKeySequence::fromString(name);
+    if (sequence.isEmpty()) continue;
+    const QKeyCombination key = sequence[0];
+    std::cout << "key: " << name.toStdString() << std::endl;
+    // into the 3D view, where the focus is after a click in it
+    QTest::keyClick(window_->viewport(), key.key(), key.keyboardModifiers());
+  }
+}
+
+
+void ScriptedRun::LogMemory(quint64 frame) const {
+  // with lane 0's step, so that readers can tell frames of the running scene from loading ones
+  const SimSnapshot& snapshot = *window_->simulation()->latest();
+  const long long step =
+      snapshot.lanes.empty() ? 0 : static_cast<long long>(snapshot.lanes[0].step);
+  std::cout << "memory: frame " << frame << " rss " << ResidentKb() << " kB step " << step
+            << std::endl;
 }
 
 

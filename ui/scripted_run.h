@@ -3,7 +3,10 @@
 // N rendered frames, then saves the screenshot and/or quits with an exit code that says whether the
 // load, the rendering and the screenshot all worked. On the way it can play a ctrl+drag on the
 // viewport with QTest mouse events (`--drag X0,Y0,X1,Y1`), press keys (`--keys Space,Right`) and
-// open another file halfway (`--open-after FILE`). At the end it prints what happened on stdout:
+// open another file halfway (`--open-after FILE`); it can log its resident memory every few frames
+// (`--memory-log N`: "memory: frame F rss R kB step S", VmRSS from /proc/self/status and lane 0's
+// step) for soak tests. At
+// the end it prints what happened on stdout:
 //   sim: time T s, steps N, running|paused
 //   lanes: LABEL | LABEL ...
 //   frame time: median F ms (R fps); step time: median S ms
@@ -37,6 +40,12 @@ struct ScriptedRunOptions {
   QString open_after;  ///< file to open at half the frames; empty: none
   /// keys pressed on the main window at a quarter of the frames, in order (e.g. Space, Right)
   QStringList keys;
+  /// > 0: press `keys` every this many frames instead (e.g. V cycles the views)
+  int keys_every = 0;
+  /// > 0: pause the simulation (Space) after this many frames, so later frames draw one state
+  int pause_after = 0;
+  /// > 0: print the resident memory when counting starts and every this many frames
+  int memory_log_every = 0;
 };
 
 class ScriptedRun : public QObject {
@@ -57,6 +66,8 @@ class ScriptedRun : public QObject {
   void OnStalled();
   void Act();
   void PlayScript(quint64 frame);
+  void PressKeys(const QStringList& names);
+  void LogMemory(quint64 frame) const;
   void PrintSummary() const;
 
   MainWindow* window_;
@@ -71,6 +82,7 @@ class ScriptedRun : public QObject {
   bool drag_released_ = false;
   bool opened_after_ = false;
   bool keys_pressed_ = false;
+  bool paused_ = false;
   QElapsedTimer frame_clock_;
   std::vector<double> frame_ms_;  // intervals between rendered frames after the load
 };

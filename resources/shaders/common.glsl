@@ -3,6 +3,9 @@
 // camera fill + Blinn-Phong specular), the distance haze and the linear -> sRGB encoding used when
 // the colour attachment is UNORM.
 // All colours are linear RGB. Keep the colours in sync with render/scene_renderer.cpp.
+// No branch may test uniforms (push constants, uniform blocks) alone: Mesa 22.3's lavapipe then
+// compiles a copy of the shader with those values inlined at every pipeline bind and never frees it
+// (about 1.3 MB per frame). Specialization constants and per-vertex/pixel values are fine.
 
 // per-frame constants (128 bytes, the most every device offers)
 layout(push_constant) uniform FrameConstants {
@@ -13,9 +16,9 @@ layout(push_constant) uniform FrameConstants {
   vec4 draw;       // per draw: rgb the mesh part's colour, a an opacity factor of the pass
 } frame;
 
-// key light shadow map (set 0): light view-projection and its depth map. params.x: 1 when the
-// map holds this frame's casters, else 0; params.y: normal offset [m] against acne; params.z:
-// penumbra radius in map coordinates
+// key light shadow map (set 0): light view-projection and its depth map; a frame without a map
+// gets a matrix that puts every point outside it. params.y: normal offset [m] against acne;
+// params.z: penumbra radius in map coordinates
 layout(set = 0, binding = 0) uniform ShadowData {
   mat4 light_matrix;
   vec4 params;
@@ -55,7 +58,6 @@ const vec2 kPoissonDisk[12] = vec2[](
 layout(constant_id = 1) const int kShadowTaps = 12;
 
 float KeyLightVisibility(vec3 p, vec3 n) {
-  if (shadow.params.x < 0.5) return 1.0;
   vec4 clip = shadow.light_matrix * vec4(p + n * shadow.params.y, 1.0);
   vec2 uv = clip.xy * 0.5 + 0.5;
   if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) return 1.0;
