@@ -201,7 +201,8 @@ bool ReadNodeSelection(SceneReader& reader, const JsonValue& selection, const st
   std::vector<const char*> keys = {"nodes", "box"};
   keys.insert(keys.end(), other_keys.begin(), other_keys.end());
   for (const auto& [key, value] : selection.members()) {
-    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
+    // init-capture: clang before 16 cannot capture a structured binding
+    if (std::none_of(keys.begin(), keys.end(), [&key = key](const char* k) { return key == k; })) {
       reader.Warning(value, what + " has unknown key '" + key + "' (expected: nodes, box" +
                                 (other_keys.size() ? ", " + Join(other_keys) : "") + ")");
     }
