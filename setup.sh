@@ -26,9 +26,11 @@ case "$MODE" in
   *) echo "setup.sh: unknown mode '$MODE' (expected: build, studio, test)" >&2; exit 2 ;;
 esac
 
-# the toolchain, libraries, and what the tests run (Xvfb, lavapipe, fonts for Qt under Xvfb)
+# the toolchain (clang and its sanitizer and libFuzzer runtimes for .ci/sanitize), libraries, and
+# what the tests run (Xvfb, lavapipe, fonts for Qt under Xvfb)
 PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache clang-format
+  clang libclang-rt-14-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
   libvulkan-dev vulkan-tools glslc mesa-vulkan-drivers
   libimgui-dev

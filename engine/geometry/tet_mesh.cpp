@@ -175,10 +175,13 @@ bool ValidateTetMesh(const TetMesh& mesh, const std::string& source, Diagnostics
 
   // each kind of error is listed up to kMaxListed times, then counted, so a file written in the
   // opposite orientation convention gives a short report instead of one line per tet
-  enum Kind { kNonFinite, kOutOfRange, kRepeated, kDegenerate, kInverted, kKindCount };
-  static const char* const kKindName[kKindCount] = {
-      "node(s) with a non-finite coordinate", "out-of-range node reference(s)",
-      "tet(s) with a repeated node", "degenerate tet(s)", "inverted tet(s)"};
+  enum Kind { kNonFinite, kOutOfRange, kRepeated, kOverflow, kDegenerate, kInverted, kKindCount };
+  static const char* const kKindName[kKindCount] = {"node(s) with a non-finite coordinate",
+                                                    "out-of-range node reference(s)",
+                                                    "tet(s) with a repeated node",
+                                                    "tet(s) too large to measure",
+                                                    "degenerate tet(s)",
+                                                    "inverted tet(s)"};
   int kind_count[kKindCount] = {};
   auto report = [&](Kind kind, const std::string& file, int line, std::string message) {
     if (kind_count[kind]++ < kMaxListed) diagnostics->Error(file, line, "", std::move(message));
@@ -239,7 +242,13 @@ bool ValidateTetMesh(const TetMesh& mesh, const std::string& source, Diagnostics
         longest = std::max(longest, (mesh.nodes[tet[i]] - mesh.nodes[tet[j]]).norm());
       }
     }
-    if (std::abs(6 * volume) <= kTetFlatTolerance * longest * longest * longest) {
+    // finite coordinates near the double range still overflow the volume (1e308³ is inf, and
+    // inf − inf a NaN that passes every comparison below)
+    if (!std::isfinite(6 * volume) || !std::isfinite(longest * longest * longest)) {
+      report(kOverflow, tet_source, line,
+             what + " is too large to measure (signed volume " + Number(volume) +
+                 ", longest edge " + Number(longest) + "; expected coordinates below 1e100)");
+    } else if (std::abs(6 * volume) <= kTetFlatTolerance * longest * longest * longest) {
       report(kDegenerate, tet_source, line,
              what + " is degenerate (signed volume " + Number(volume) + ", longest edge " +
                  Number(longest) + "; expected a volume > 0)");

@@ -142,11 +142,13 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
     bool drives_ok = true;
     for (const auto& [joint, value] : drives->members()) {
       const auto& joints = robot->joints;
-      const bool actuated = std::any_of(joints.begin(), joints.end(), [&](const UrdfJoint& j) {
-        return j.name == joint &&
-               (j.type == UrdfJointType::kRevolute || j.type == UrdfJointType::kContinuous ||
-                j.type == UrdfJointType::kPrismatic);
-      });
+      // init-captures: clang before 16 cannot capture a structured binding
+      const bool actuated =
+          std::any_of(joints.begin(), joints.end(), [&joint = joint](const UrdfJoint& j) {
+            return j.name == joint &&
+                   (j.type == UrdfJointType::kRevolute || j.type == UrdfJointType::kContinuous ||
+                    j.type == UrdfJointType::kPrismatic);
+          });
       if (!actuated) {
         reader.Error(value, what + " 'drives' names '" + joint +
                                 "', which is not a revolute, continuous or prismatic joint of the "
@@ -154,9 +156,10 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
         drives_ok = false;
         continue;
       }
-      const bool prismatic = std::any_of(joints.begin(), joints.end(), [&](const UrdfJoint& j) {
-        return j.name == joint && j.type == UrdfJointType::kPrismatic;
-      });
+      const bool prismatic =
+          std::any_of(joints.begin(), joints.end(), [&joint = joint](const UrdfJoint& j) {
+            return j.name == joint && j.type == UrdfJointType::kPrismatic;
+          });
       if (prismatic && value.Find("target_position_deg") != nullptr) {
         reader.Error(*value.Find("target_position_deg"),
                      what + " drive of prismatic joint '" + joint +

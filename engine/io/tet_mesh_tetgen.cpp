@@ -100,7 +100,7 @@ void ReadTetGenElements(std::string_view text, int base, ReadContext* ctx) {
       if (!ParseInt(cursor.token(1 + k), &node)) {
         ctx->Error(cursor.line(), "invalid node index " + Quoted(cursor.token(1 + k)));
         ok = false;
-      } else if (node - base < 0 || node - base >= node_count) {
+      } else if (node < base || node - base >= node_count) {  // node >= base: no overflow
         ctx->Error(cursor.line(),
                    "tetrahedron " + std::string(cursor.token(0)) + " references point " +
                        std::to_string(node) + ", but the .node file defines points " +

@@ -262,6 +262,15 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
     return diagnostics;
   }
 
+  // the checks above read the XML with tinyxml2, the model is urdfdom's: a file the two parse
+  // differently (a malformed XML declaration one ends at '>' and the other at '?>') is refused
+  // instead of mixing two robots
+  const auto disagree = [&](const std::string& detail) {
+    diagnostics.Error(source_name, robot_element->GetLineNum(), "",
+                      "urdfdom reads a different robot from this file than its <robot> element (" +
+                          detail + "); check the XML declaration and the nesting of <robot>");
+    return diagnostics;
+  };
   UrdfRobot robot;
   robot.name = model->getName();
   robot.source = source_name;
@@ -274,6 +283,8 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
     const std::string tag = e->Name();
     if (tag == "link") {
       const urdf::LinkConstSharedPtr l = model->getLink(e->Attribute("name"));
+      if (l == nullptr)
+        return disagree("it has no link '" + std::string(e->Attribute("name")) + "'");
       UrdfLink link;
       link.name = l->name;
       link.line = e->GetLineNum();
@@ -326,6 +337,8 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
   for (const XMLElement* e = robot_element->FirstChildElement("joint"); e != nullptr;
        e = e->NextSiblingElement("joint")) {
     const urdf::JointConstSharedPtr j = model->getJoint(e->Attribute("name"));
+    if (j == nullptr)
+      return disagree("it has no joint '" + std::string(e->Attribute("name")) + "'");
     UrdfJoint joint;
     joint.name = j->name;
     joint.line = e->GetLineNum();
@@ -385,6 +398,13 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
     }
   }
   robot.root_link = robot.FindLink(model->getRoot()->name);
+  if (robot.links.size() != model->links_.size() || robot.joints.size() != model->joints_.size() ||
+      robot.root_link < 0) {
+    return disagree(std::to_string(model->links_.size()) + " links and " +
+                    std::to_string(model->joints_.size()) + " joints against " +
+                    std::to_string(robot.links.size()) + " and " +
+                    std::to_string(robot.joints.size()));
+  }
   return Expected<UrdfRobot>(std::move(robot), std::move(diagnostics));
 }
 

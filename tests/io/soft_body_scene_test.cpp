@@ -3,6 +3,7 @@
 // keys (material model, damping, fixed nodes, attachments, activation) with a located diagnostic
 // for every mistake.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -251,6 +252,13 @@ TEST(SoftBodySceneTest, MistakesAreLocated) {
               HasSubstr("error: object 'b' 'attachments' entry 0 names unknown object 'nobody'"));
   EXPECT_THAT(Errors(R"({"name": "c", "type": "tetmesh", "primitive": "cone"})"),
               HasSubstr("error: object 'c' 'primitive' is 'cone', expected one of: box, sphere"));
+  // 1e-4 m over a 5 cm ball asks TetGen for 4.4e9 tets (hours); refused before it runs
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THAT(Errors(R"({"name": "s", "type": "tetmesh", "primitive": "sphere", "radius": 0.05, )"
+                     R"("mesh_size": 1e-4})"),
+              HasSubstr("soft.json:1: error: object 's' 'mesh_size' 0.0001 asks TetGen for about "
+                        "4.4"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
   EXPECT_THAT(Errors(R"({"name": "d", "type": "tetmesh"})"),
               HasSubstr("error: object 'd' needs either a 'file' (a tet mesh or a closed "
                         "surface) or a 'primitive' (box, sphere)"));

@@ -484,6 +484,21 @@ TEST(TetMeshBadFileTest, CountsLargerThanTheDataAreLocated) {
 }
 
 
+TEST(TetMeshBadFileTest, TetTooLargeToMeasureIsReportedAtItsLine) {
+  // a coordinate of 1e308 is finite, but the tet's volume is not (found by fuzz_tetgen)
+  EXPECT_THAT(LoadErrors("tet_huge.node"),
+              HasSubstr("tet_huge.ele:2: error: tet mesh 'tet_huge': tet 0 is too large to "
+                        "measure"));
+}
+
+
+TEST(TetMeshBadFileTest, MostNegativeNodeIndexIsReportedAtItsTet) {
+  EXPECT_EQ(LoadErrors("tet_min_index.ele"),
+            "tet_min_index.ele:3: error: tetrahedron 1 references point -9223372036854775808, but "
+            "the .node file defines points 1..4\n");
+}
+
+
 TEST(TetMeshBadFileTest, NanCoordinateIsReportedAtItsPoint) {
   EXPECT_EQ(LoadErrors("tet_nan.vtk"),
             "tet_nan.vtk:8: error: tet mesh 'tet_nan': node 2 has a non-finite coordinate (0, "

@@ -225,6 +225,18 @@ TEST(UrdfDiagnosticsTest, UrdfdomRejectionIsLocated) {
 }
 
 
+TEST(UrdfDiagnosticsTest, FileUrdfdomReadsAsAnotherRobotIsRefused) {
+  // found by fuzz_urdf: the XML declaration is closed by '>' for urdfdom but only by the '?>'
+  // on line 2 for tinyxml2, so the two read different <robot> elements; it crashed the
+  // conversion (a robot with no links)
+  const std::string out = Errors(
+      "<?xml version=\"1.0\">\n<robot name=\"outer\">\"?>\n<robot name=\"r\"/>\n"
+      "  <link name=\"a\"/>\n</robot>\n");
+  EXPECT_THAT(out, HasSubstr("robot.urdf:3: error: urdfdom reads a different robot from this "
+                             "file than its <robot> element"));
+}
+
+
 // two links; the arm's COM is offset and rotated from its link frame
 constexpr const char* kTwoLinks = R"(<robot name="two">
   <link name="base">

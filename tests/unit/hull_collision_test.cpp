@@ -168,15 +168,25 @@ Mat3 AxisAngle(double angle, const Vec3& axis) {
   return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
 }
 
+// The draws of the two helpers below are sequenced: the order of a call's arguments is
+// unspecified, GCC (which the tolerances were set with) evaluates the last first and clang the
+// first, so unsequenced draws gave the clang sanitizer build other poses. Last component first
+// keeps GCC's poses.
 Mat3 RandomRotation(std::mt19937_64& random) {
   std::normal_distribution<double> normal;
-  Quat q(normal(random), normal(random), normal(random), normal(random));
-  return q.normalized().toRotationMatrix();
+  const double z = normal(random);
+  const double y = normal(random);
+  const double x = normal(random);
+  const double w = normal(random);
+  return Quat(w, x, y, z).normalized().toRotationMatrix();
 }
 
 Vec3 RandomVector(std::mt19937_64& random, double low, double high) {
   std::uniform_real_distribution<double> uniform(low, high);
-  return Vec3(uniform(random), uniform(random), uniform(random));
+  const double z = uniform(random);
+  const double y = uniform(random);
+  const double x = uniform(random);
+  return Vec3(x, y, z);
 }
 
 double Gap(const ManifoldPoint& p) { return p.normal.dot(p.point_a - p.point_b); }
