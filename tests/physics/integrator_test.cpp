@@ -15,6 +15,7 @@
 #include "engine/step/pipeline.h"
 #include "tests/support/model_builder.h"
 #include "tests/support/solver_cases.h"
+#include "tests/support/start_simulation.h"
 
 namespace sim {
 namespace {
@@ -26,15 +27,7 @@ using test_support::MakeEmptyModel;
 using test_support::Plane;
 using test_support::SolverParamName;
 using test_support::SolversWith;
-
-
-std::unique_ptr<Simulation> Start(Model model, const State& state, const std::string& solver) {
-  model.options.solver.name = solver;
-  auto simulation =
-      Simulation::Create(std::make_shared<const Model>(std::move(model)), state, solver);
-  EXPECT_TRUE(simulation.ok()) << simulation.diagnostics().Format();
-  return simulation.ok() ? std::move(simulation.value()) : nullptr;
-}
+constexpr auto Start = test_support::StartSimulation;
 
 
 // a validation scene with its integrator and time step replaced
