@@ -52,7 +52,8 @@ class SchurOperator {
   virtual Eigen::SparseMatrix<Real> AssembleMatrix() const = 0;
   /// Whether PCR/PCG use ApplyPreconditioner instead of the diagonal.
   virtual bool has_preconditioner() const { return false; }
-  /// z = P r with a fixed SPD P ≈ A⁻¹ (only called when has_preconditioner()).
+  /// z = P r with a fixed SPD P ≈ A⁻¹: the operator's own where has_preconditioner(), else the
+  /// diagonal (PCG calls it either way).
   virtual void ApplyPreconditioner(const VectorX& r, VectorX* z) const {
     *z = r.cwiseQuotient(diagonal());
   }

@@ -415,6 +415,11 @@ bool NewtonSystem::has_preconditioner() const {
 
 
 void NewtonSystem::ApplyPreconditioner(const VectorX& r, VectorX* z) const {
+  // without the element block, the diagonal on every row (element rows included)
+  if (!has_preconditioner()) {
+    *z = r.cwiseQuotient(diag_);
+    return;
+  }
   z->resize(size());
   z->head(row_count()) = r.head(row_count()).cwiseQuotient(diag_.head(row_count()));
   element_preconditioner_.Apply(r.data(), z->data());
