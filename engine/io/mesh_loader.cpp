@@ -1,7 +1,10 @@
 #include "engine/io/mesh_loader.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <string_view>
 
 #include <assimp/config.h>
 #include <assimp/material.h>
@@ -21,6 +24,50 @@ namespace {
 Vec3 YUpToZUp(const aiVector3D& v) { return Vec3(v.x, -v.z, v.y); }
 
 bool IsCollada(const std::string& path) { return LowerExtension(path) == ".dae"; }
+
+// deepest element nesting a COLLADA file may have before assimp's recursive reader sees it
+constexpr int kMaxColladaDepth = 256;
+
+// Checks a COLLADA file's text before assimp reads it: element nesting at most kMaxColladaDepth
+// (assimp recurses per level) and the index lists <p>, <vcount> and <v> made of non-negative
+// integers only (assimp 5.2 turns a malformed index such as "0q3" into a multi-GB allocation).
+// Errors are located at the offending line.
+void CheckColladaText(const std::string& path, const std::string& text, Diagnostics* diagnostics) {
+  int depth = 0, line = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') ++line;
+    if (text[i] != '<' || i + 1 >= text.size()) continue;
+    const char next = text[i + 1];
+    if (next == '/') {
+      --depth;
+      continue;
+    }
+    if (next == '?' || next == '!') continue;
+    const std::size_t close = text.find('>', i);
+    if (close == std::string::npos) return;  // assimp reports the truncated file
+    if (text[close - 1] != '/' && ++depth > kMaxColladaDepth) {
+      diagnostics->Error(
+          path, line, "",
+          "COLLADA elements nested deeper than " + std::to_string(kMaxColladaDepth) + " levels");
+      return;
+    }
+    const std::string_view name(text.data() + i + 1, close - i - 1);
+    if (name != "p" && name != "vcount" && name != "v") continue;
+    const std::size_t end = text.find('<', close);
+    for (std::size_t k = close + 1; k < std::min(end, text.size()); ++k) {
+      const char c = text[k];
+      if (c == '\n') ++line;
+      if (!std::isdigit(static_cast<unsigned char>(c)) &&
+          !std::isspace(static_cast<unsigned char>(c))) {
+        diagnostics->Error(
+            path, line, "",
+            "COLLADA <" + std::string(name) + "> holds something other than non-negative integers");
+        return;
+      }
+    }
+    i = std::min(end, text.size()) - 1;
+  }
+}
 
 }  // namespace
 
@@ -43,6 +90,12 @@ Expected<LoadedMesh> LoadMesh(const std::string& path, const Vec3& scale) {
   // collision, BuildVisualMesh for drawing)
   // a path that is a device, pipe or huge file never reaches the importer
   if (Diagnostics gate = CheckInputFile(path, "mesh"); gate.has_errors()) return gate;
+  if (IsCollada(path)) {
+    Expected<std::string> text = ReadTextFile(path, "mesh");
+    if (!text.ok()) return text.diagnostics();
+    CheckColladaText(path, text.value(), &diagnostics);
+    if (diagnostics.has_errors()) return diagnostics;
+  }
   Assimp::Importer importer;
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
                               aiPrimitiveType_POINT | aiPrimitiveType_LINE);

@@ -148,5 +148,26 @@ TEST(MeshLoader, BadFilesAreErrorsNamingTheFile) {
   EXPECT_FALSE(zero_scale.ok());
 }
 
+
+// COLLADA is checked before assimp reads it: a malformed index list (assimp 5.2 made a 3 GB
+// allocation of "0q3s3", found by the mesh fuzzer) and nesting deeper than 256 levels (assimp
+// recurses per level) are errors at their line
+TEST(MeshLoader, MalformedColladaIsRefusedBeforeTheImporter) {
+  const std::string source = std::string(SIM_SOURCE_DIR) +
+                             "/tests/fuzz/regressions/mesh/collada_p_malformed_index_oom.dae";
+  const Expected<LoadedMesh> bad_index = LoadMesh(source);
+  ASSERT_FALSE(bad_index.ok());
+  EXPECT_NE(bad_index.diagnostics().Format().find(source + ":21: error: COLLADA <p>"),
+            std::string::npos)
+      << bad_index.diagnostics().Format();
+  std::string deep = "<?xml version=\"1.0\"?>\n<COLLADA>\n";
+  for (int i = 0; i < 300; ++i) deep += "<node>";
+  const Expected<LoadedMesh> nested = LoadMesh(WriteTemp("cs_deep.dae", deep));
+  ASSERT_FALSE(nested.ok());
+  EXPECT_NE(nested.diagnostics().Format().find(":3: error: COLLADA elements nested deeper"),
+            std::string::npos)
+      << nested.diagnostics().Format();
+}
+
 }  // namespace
 }  // namespace sim::io
