@@ -334,28 +334,6 @@ void WriteRunSections(const RunResult& run, JsonOut* out) {
 }
 
 
-void HashBytes(const void* data, std::size_t size, std::uint64_t* hash) {
-  // FNV-1a 64-bit
-  constexpr std::uint64_t kPrime = 0x100000001b3ull;
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < size; ++i) {
-    *hash ^= bytes[i];
-    *hash *= kPrime;
-  }
-}
-
-
-void HashReal(Real value, std::uint64_t* hash) {
-  // +0 and -0 differ in bits but not in physics; fold them
-  if (value == 0) value = 0;
-  HashBytes(&value, sizeof(value), hash);
-}
-
-
-void HashVec(const Vec3& v, std::uint64_t* hash) {
-  for (int i = 0; i < 3; ++i) HashReal(v[i], hash);
-}
-
 }  // namespace
 
 
@@ -436,22 +414,6 @@ Real EnergyDriftRelative(const Model& model, const State& initial, const State& 
   const Real e0 = MechanicalEnergy(model, initial);
   const Real e1 = MechanicalEnergy(model, final_state);
   return (e1 - e0) / std::max(std::abs(e0), kEnergyFloor);
-}
-
-
-std::uint64_t StateHash(const State& state) {
-  std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a offset basis
-  HashReal(state.time, &hash);
-  HashBytes(&state.step, sizeof(state.step), &hash);
-  for (const Pose& X : state.body_X_WB) {
-    HashVec(X.p, &hash);
-    for (Real c : {X.q.w(), X.q.x(), X.q.y(), X.q.z()}) HashReal(c, &hash);
-  }
-  for (const auto* field :
-       {&state.body_v_W, &state.body_w_W, &state.particle_x_W, &state.particle_v_W}) {
-    for (const Vec3& v : *field) HashVec(v, &hash);
-  }
-  return hash;
 }
 
 

@@ -78,10 +78,6 @@ struct RunResult {
 /// (E_end − E_0) / max(|E_0|, 1e-9) with MechanicalEnergy.
 Real EnergyDriftRelative(const Model& model, const State& initial, const State& final_state);
 
-/// FNV-1a hash of every number in the state (time, step, poses, twists, particles), bit-exact: two
-/// runs that agree on it agree bit for bit.
-std::uint64_t StateHash(const State& state);
-
 /// The `run --report` document (architecture §5): scene, solver, backend, dt, steps, settings,
 /// counts, timing, quality, status, bodies, particles, probes ({name: {type, target, columns,
 /// time: [...], values: [[...] per step]}}) and the last step's convergence history.

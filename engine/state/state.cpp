@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "engine/fem/tet_elements.h"
 #include "engine/model/model.h"
@@ -11,35 +10,44 @@ namespace sim {
 
 namespace {
 
-// FNV-1a over the bytes of `count` doubles
-std::uint64_t HashReals(const Real* values, std::size_t count, std::uint64_t hash) {
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, values + i, sizeof(bits));
-    for (int byte = 0; byte < 8; ++byte, bits >>= 8) {
-      hash = (hash ^ (bits & 0xff)) * 0x100000001b3ull;
-    }
+void HashBytes(const void* data, std::size_t size, std::uint64_t* hash) {
+  // FNV-1a 64-bit
+  constexpr std::uint64_t kPrime = 0x100000001b3ull;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < size; ++i) {
+    *hash ^= bytes[i];
+    *hash *= kPrime;
   }
-  return hash;
+}
+
+
+void HashReal(Real value, std::uint64_t* hash) {
+  // +0 and -0 differ in bits but not in physics; fold them
+  if (value == 0) value = 0;
+  HashBytes(&value, sizeof(value), hash);
+}
+
+
+void HashVec(const Vec3& v, std::uint64_t* hash) {
+  for (int i = 0; i < 3; ++i) HashReal(v[i], hash);
 }
 
 }  // namespace
 
 
-std::uint64_t KinematicsHash(const State& state) {
-  std::uint64_t hash = 0xcbf29ce484222325ull;
-  const Real clock[2] = {state.time, static_cast<Real>(state.step)};
-  hash = HashReals(clock, 2, hash);
+std::uint64_t StateHash(const State& state) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a offset basis
+  HashReal(state.time, &hash);
+  HashBytes(&state.step, sizeof(state.step), &hash);
   for (const Pose& X : state.body_X_WB) {
-    hash = HashReals(X.p.data(), 3, hash);
-    hash = HashReals(X.q.coeffs().data(), 4, hash);
+    HashVec(X.p, &hash);
+    for (Real c : {X.q.w(), X.q.x(), X.q.y(), X.q.z()}) HashReal(c, &hash);
   }
   for (const auto* field :
        {&state.body_v_W, &state.body_w_W, &state.particle_x_W, &state.particle_v_W}) {
-    for (const Vec3& v : *field) hash = HashReals(v.data(), 3, hash);
+    for (const Vec3& v : *field) HashVec(v, &hash);
   }
-  // 0 means "no history"
-  return hash == 0 ? 1 : hash;
+  return hash;
 }
 
 

@@ -37,7 +37,7 @@ struct WarmStartRecord {
 };
 
 /// The kinematics one step before a state, kept for the second-order integrator (BDF2,
-/// engine/step/integrator.h). It belongs to the state whose KinematicsHash is `successor_hash`:
+/// engine/step/integrator.h). It belongs to the state whose StateHash is `successor_hash`:
 /// a state edited since (a reset, a drag, a new initial pose) no longer matches and restarts the
 /// integrator with a backward-Euler step.
 struct StepHistory {
@@ -81,9 +81,10 @@ const ContactImpulse* FindContactImpulse(const WarmStartRecord& record, std::uin
 /// Sorts contact impulses by key (what FindContactImpulse expects).
 void SortContactImpulses(std::vector<ContactImpulse>* contacts);
 
-/// A hash of the time, step count, poses and velocities (not the records), which identifies the
-/// state a StepHistory belongs to.
-std::uint64_t KinematicsHash(const State& state);
+/// FNV-1a hash of every number of the kinematics (time, step, poses, twists, particles; not the
+/// records), bit-exact: two runs that agree on it agree bit for bit. Also ties a StepHistory to
+/// its state.
+std::uint64_t StateHash(const State& state);
 
 /// True when every number in the state is finite and every quaternion has a sane norm.
 bool IsFinite(const State& state);

@@ -15,7 +15,7 @@ bool Bdf2Start(const State& in, Real dt, State* start) {
   if (history.successor_hash == 0 || history.impact || history.dt != dt ||
       history.body_X_WB.size() != in.body_X_WB.size() ||
       history.particle_x_W.size() != in.particle_x_W.size() ||
-      history.successor_hash != KinematicsHash(in)) {
+      history.successor_hash != StateHash(in)) {
     return false;
   }
   start->time = in.time + dt / 3;
@@ -57,7 +57,7 @@ void RecordHistory(const State& in, Real dt, bool impact, State* out) {
   history.body_w_W = in.body_w_W;
   history.particle_x_W = in.particle_x_W;
   history.particle_v_W = in.particle_v_W;
-  history.successor_hash = KinematicsHash(*out);
+  history.successor_hash = StateHash(*out);
 }
 
 }  // namespace sim

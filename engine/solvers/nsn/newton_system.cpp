@@ -526,7 +526,6 @@ void NewtonSystem::UpdateRotationalStiffness() {
   // rotational stiffness Δt² T r far above its inertia, and Newton without it overshoots
   if (!settings_.geometric_stiffness || model_->joint_count() == 0) return;
   rotation_stiffness_.assign(blocks_.body_count(), Mat3::Zero());
-  bool any = false;
   // each joint's rows start with its three point rows (constraint_rows.h)
   for (int i = 0; i + 2 < constraints_.attachment_row_begin(); ++i) {
     const int j = constraints_.joint(i);
@@ -543,14 +542,16 @@ void NewtonSystem::UpdateRotationalStiffness() {
       rotation_stiffness_[bodies.parent_block] += parent;
     if (bodies.child_block >= 0 && bodies.child_block < blocks_.body_count())
       rotation_stiffness_[bodies.child_block] += child;
-    any = true;
   }
-  if (!any) return;
+  // every body, so one whose load went away this iteration drops last iteration's shift
   for (int b = 0; b < blocks_.body_count(); ++b) {
     if (blocks_.fixed[b]) continue;
+    Vec3 positive = Vec3::Zero();
     Eigen::SelfAdjointEigenSolver<Mat3> eigen;
-    eigen.computeDirect(rotation_stiffness_[b]);  // closed form for 3×3
-    const Vec3 positive = eigen.eigenvalues().cwiseMax(0);
+    if (!rotation_stiffness_[b].isZero(0)) {
+      eigen.computeDirect(rotation_stiffness_[b]);  // closed form for 3×3
+      positive = eigen.eigenvalues().cwiseMax(0);
+    }
     if (positive.maxCoeff() <= 0) {
       blocks_.inv_inertia_W[b] = blocks_.inertia_W[b].inverse();
       continue;
