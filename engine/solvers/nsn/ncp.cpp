@@ -29,12 +29,16 @@ NcpValue EvalNcp(NcpFunction ncp, Real gap, Real lambda, Real r) {
     }
     return v;
   }
-  // Fischer-Burmeister; the element α = 0, β = 1 of the Clarke subgradient at the origin
+  // Fischer-Burmeister; at the origin the element α = 1, β = 0 of the Clarke subgradient
+  // {(1 − a, 1 − b) : a² + b² ≤ 1}: a contact that begins at zero gap with no force is taken
+  // active, so its normal force (and the friction bound μλ_n) grows from the first iteration
+  // instead of the second (the digest's α = 0, β = 1 lets a box landing on a slope slide freely
+  // for one iteration, and the excess outlives the step near the friction threshold)
   const Real norm = std::sqrt(gap * gap + scaled * scaled);
   if (norm < kTiny) {
     v.phi = 0;
-    v.dphi_dgap = 0;
-    v.dphi_dlambda = r;
+    v.dphi_dgap = 1;
+    v.dphi_dlambda = 0;
     return v;
   }
   v.phi = gap + scaled - norm;
@@ -75,6 +79,43 @@ Eigen::Vector2d AnisotropicFrictionCompliance(NcpFunction ncp, const Eigen::Vect
   const Real w_hat =
       FrictionCompliance(ncp, slip_hat.norm(), force_hat.norm(), normal_force, r_hat);
   return {w_hat / (mu_t * mu_t), w_hat / (mu_b * mu_b)};
+}
+
+ProjectedFriction ProjectFriction(const Eigen::Vector2d& slip_tb, const Eigen::Vector2d& force_tb,
+                                  Real normal_force, Real mu_t, Real mu_b, Real r) {
+  // the round-cone frame: s̃ = D s, λ̃ = D⁻¹λ with D = diag(μ_t, μ_b)/μ̄, so λ̃·s̃ = λ_f·s and
+  // the cone is |λ̃| ≤ μ̄λ_n (r needs no change: D² averages to 1 over the two rows)
+  const Real mu_bar = std::sqrt(0.5 * (mu_t * mu_t + mu_b * mu_b));
+  const Eigen::Vector2d scale(mu_t / mu_bar, mu_b / mu_bar);
+  const Eigen::Vector2d slip = scale.cwiseProduct(slip_tb);
+  const Eigen::Vector2d force = force_tb.cwiseQuotient(scale);
+  const Real limit = mu_bar * normal_force;
+  const Eigen::Vector2d z = force - slip / r;
+  const Real z_norm = z.norm();
+  ProjectedFriction rows;
+  // stick strictly inside the cone: the hard row s̃ = 0 (a force on the boundary slides, so a
+  // contact whose neighbour held the body at zero slip keeps its force there)
+  if (z_norm < limit * (1 - 1e-9)) {
+    rows.frame = scale.asDiagonal();
+    rows.residual = slip;
+    rows.error = slip.norm();
+    return rows;
+  }
+  // slide: rotate so the first row is along ẑ; its force is held at the cone, the second row
+  // (across the slide) is compliant with the projection's derivative
+  const Eigen::Vector2d along = z_norm > 0 ? Eigen::Vector2d(z / z_norm) : Eigen::Vector2d(1, 0);
+  Eigen::Matrix2d rotation;
+  rotation << along.x(), along.y(), -along.y(), along.x();  // rows: ẑ, ẑ⊥
+  rows.frame = rotation * scale.asDiagonal();
+  rows.sliding = true;
+  const Eigen::Vector2d slip_r = rotation * slip;
+  const Eigen::Vector2d force_r = rotation * force;
+  const Real kappa = z_norm > 0 ? limit / z_norm : 1;  // ≤ 1 on this branch
+  const Real slide_compliance = kSlideForceCompliance * r;
+  rows.compliance = {slide_compliance, r * (1 - kappa) / kappa};
+  rows.residual = {slip_r.x() + slide_compliance * (force_r.x() - limit), r * force_r.y() / kappa};
+  rows.error = r * (force - limit * along).norm();
+  return rows;
 }
 
 }  // namespace sim::nsn

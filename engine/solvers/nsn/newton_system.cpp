@@ -136,17 +136,20 @@ void NewtonSystem::Assemble() {
     if (std::isinf(info.stiffness)) {
       c_diag_(i) = 0;
       h_(i) = error / dt;
-      errors_.bilateral = std::max(errors_.bilateral, std::abs(error));
+      errors_.joint = std::max(errors_.joint, std::abs(error));
     } else {
       const Real denominator = info.stiffness * dt + info.damping;
       const Real velocity = RowDot(grad, blocks_.v.data(), blocks_.w.data()) - info.target_velocity;
       c_diag_(i) = 1 / (dt * denominator);
       h_(i) = (info.stiffness * error + info.damping * velocity + lambda_(i)) / denominator;
-      errors_.bilateral = std::max(errors_.bilateral, std::abs(h_(i)) * dt);
+      errors_.joint = std::max(errors_.joint, std::abs(h_(i)) * dt);
     }
   }
 
-  // friction rows, two per contact (digest §4.4.b/c)
+  // friction rows, two per contact (digest §4.4.b/c); the merit takes each contact's residual
+  // as a slip (a held force's row carries a scaled force error in h)
+  Real friction_merit = 0;
+  friction_frame_.assign(constraints_.contact_count(), Eigen::Matrix2d::Identity());
   for (int c = 0; c < constraints_.contact_count(); ++c) {
     const ContactInfo& info = constraints_.contact(c);
     const int i = constraints_.friction_row_begin() + 2 * c;
@@ -159,6 +162,7 @@ void NewtonSystem::Assemble() {
         rows_[i + k] = Row{};
         c_diag_(i + k) = 1 / dt;
         h_(i + k) = lambda_(i + k);
+        friction_merit += h_(i + k) * h_(i + k);
       }
       continue;
     }
@@ -181,6 +185,20 @@ void NewtonSystem::Assemble() {
       r_(i) = r;
     }
     const Real r = r_(i);
+    if (settings_.friction == FrictionLinearization::kProjection) {
+      // rows T·[∇_t; ∇_b] in the frame of the projection's branch; λ stays in (t, b)
+      const ProjectedFriction projected =
+          ProjectFriction(slip, force, normal_force, info.mu_t, info.mu_b, r);
+      friction_frame_[c] = projected.frame;
+      for (int k = 0; k < 2; ++k) {
+        rows_[i + k] = CombineRows(grad_t, projected.frame(k, 0), grad_b, projected.frame(k, 1));
+        c_diag_(i + k) = projected.compliance(k) / dt;
+        h_(i + k) = projected.residual(k);
+      }
+      errors_.friction = std::max(errors_.friction, projected.error);
+      friction_merit += projected.error * projected.error;
+      continue;
+    }
     const Eigen::Vector2d w = AnisotropicFrictionCompliance(settings_.ncp, slip, force,
                                                             normal_force, info.mu_t, info.mu_b, r);
     for (int k = 0; k < 2; ++k) {
@@ -188,7 +206,9 @@ void NewtonSystem::Assemble() {
       c_diag_(i + k) = w(k) / dt;
       h_(i + k) = slip(k) + w(k) * force(k);
     }
-    errors_.friction = std::max(errors_.friction, std::sqrt(h_(i) * h_(i) + h_(i + 1) * h_(i + 1)));
+    const Real error = std::hypot(h_(i), h_(i + 1));
+    errors_.friction = std::max(errors_.friction, error);
+    friction_merit += error * error;
   }
 
   // friction outside its cone, on contacts that carry force
@@ -222,11 +242,23 @@ void NewtonSystem::Assemble() {
     const Real element_error =
         elements_.Assemble(blocks_.v, lambda_.data() + begin, blocks_.inv_mass,
                            settings_.regularization, h_.data() + begin, diag_.data() + begin);
-    errors_.bilateral = std::max(errors_.bilateral, element_error);
+    errors_.bilateral = element_error;
   }
 
-  // momentum residual g = M̃(u − ũ) − Δt Jᵀλ (eq. (78))
-  AccumulateJt(lambda_, &scratch_lin_, &scratch_ang_);
+  errors_.bilateral = std::max(errors_.bilateral, errors_.joint);
+
+  // momentum residual g = M̃(u − ũ) − Δt Jᵀλ (eq. (78)); friction rows in a contact's own frame
+  // T·[∇_t; ∇_b] carry λ' = T⁻ᵀλ_f
+  const VectorX* lambda_rows = &lambda_;
+  if (settings_.friction == FrictionLinearization::kProjection) {
+    lambda_rows_ = lambda_;
+    for (int c = 0; c < constraints_.contact_count(); ++c) {
+      const int i = constraints_.friction_row(c);
+      lambda_rows_.segment<2>(i) = friction_frame_[c].transpose().inverse() * lambda_.segment<2>(i);
+    }
+    lambda_rows = &lambda_rows_;
+  }
+  AccumulateJt(*lambda_rows, &scratch_lin_, &scratch_ang_);
   Real merit = 0;
   for (std::size_t k = 0; k < blocks_.x.size(); ++k) {
     if (blocks_.fixed[k]) {
@@ -241,7 +273,9 @@ void NewtonSystem::Assemble() {
                            dt * scratch_ang_[k]);
     merit += g_lin_[k].squaredNorm() + g_ang_[k].squaredNorm();
   }
-  errors_.merit = std::sqrt(merit + h_.squaredNorm());
+  const int friction_begin = constraints_.friction_row_begin();
+  errors_.merit = std::sqrt(merit + h_.head(friction_begin).squaredNorm() + friction_merit +
+                            h_.tail(h_.size() - row_count()).squaredNorm());
 }
 
 
@@ -478,6 +512,14 @@ void NewtonSystem::RecoverVelocity(const VectorX& x) {
 Real NewtonSystem::ApplyStep(Real alpha, const VectorX& x) {
   v_prev_ = blocks_.v;
   lambda_ += (alpha / dt_) * x;
+  // friction solved in a contact's own frame: Δλ_f = TᵀΔλ'
+  if (settings_.friction == FrictionLinearization::kProjection) {
+    for (int c = 0; c < constraints_.contact_count(); ++c) {
+      const int i = constraints_.friction_row(c);
+      const Eigen::Vector2d solved = x.segment<2>(i);
+      lambda_.segment<2>(i) += (alpha / dt_) * (friction_frame_[c].transpose() * solved - solved);
+    }
+  }
   Real step = 0;
   for (std::size_t k = 0; k < blocks_.x.size(); ++k) {
     if (blocks_.fixed[k]) continue;
@@ -674,9 +716,26 @@ void NewtonSystem::AssembleJointFrictionRow(int i) {
     r_(i) = r;
   }
   const Real slip = RowDot(grad, blocks_.v.data(), blocks_.w.data());
+  rows_[i] = grad;
+  if (settings_.friction == FrictionLinearization::kProjection) {
+    // the 1-D projection λ = P(λ − s/r) on [−F, F]: stick inside, else the force held at ±F
+    const Real limit = constraints_.bilateral(i).friction_limit;
+    const Real z = lambda_(i) - slip / r_(i);
+    if (std::abs(z) < limit * (1 - 1e-9)) {
+      c_diag_(i) = 0;
+      h_(i) = slip;
+    } else {
+      const Real held = std::copysign(limit, z);
+      const Real compliance = kSlideForceCompliance * r_(i);
+      c_diag_(i) = compliance / dt;
+      h_(i) = slip + compliance * (lambda_(i) - held);
+    }
+    const Real error = std::abs(lambda_(i) - std::clamp(z, -limit, limit)) * r_(i);
+    errors_.friction = std::max(errors_.friction, error);
+    return;
+  }
   const Real w = FrictionCompliance(settings_.ncp, std::abs(slip), std::abs(lambda_(i)),
                                     constraints_.bilateral(i).friction_limit, r_(i));
-  rows_[i] = grad;
   c_diag_(i) = w / dt;
   h_(i) = slip + w * lambda_(i);
   errors_.friction = std::max(errors_.friction, std::abs(h_(i)));

@@ -45,10 +45,12 @@ namespace sim::nsn {
 
 /// Convergence measures of the current iterate (see IterationRecord).
 struct IterateErrors {
-  Real normal = 0;    ///< max |min(C, rλ)| over unilateral rows [m]
-  Real friction = 0;  ///< max |Dᵀu + Wλ_f| over active contacts [m/s]
+  Real normal = 0;  ///< max |min(C, rλ)| over unilateral rows [m]
+  /// max over active contacts of |Dᵀu + Wλ_f| (compliance) or r·|λ_f − P(z)| (projection) [m/s]
+  Real friction = 0;
   /// max |c − c*| of rigid rows, |h|·Δt of compliant ones [m or rad], |E φ| of element rows [-]
   Real bilateral = 0;
+  Real joint = 0;  ///< the joint and attachment rows' part of `bilateral` [m or rad]
   /// max (|λ̂_f| − λ_n)/λ_n over contacts carrying at least 1e-3 of the largest normal force:
   /// how far friction stands outside its (scaled, digest §4.4.c) cone [-]
   Real cone = 0;
@@ -192,6 +194,9 @@ class NewtonSystem final : public SchurOperator {
   VectorX r_;              // complementarity scale per unilateral row / friction pair
   bool r_frozen_ = false;  // r is computed at the first assembly of the step
   std::vector<unsigned char> friction_active_;
+  /// per contact, the frame T of its friction rows (identity for the compliance form)
+  std::vector<Eigen::Matrix2d> friction_frame_;
+  VectorX lambda_rows_;   // λ with each contact's friction pair in its frame's coordinates
   ElementRows elements_;  // rows [row_count(), size())
   ElementPreconditioner element_preconditioner_;
 

@@ -9,6 +9,7 @@ namespace {
 // (constant-initialized arrays: safe to read during static initialization)
 constexpr std::string_view kLinearSolverNames[] = {"pcr", "pcg", "jacobi", "gs", "direct"};
 constexpr std::string_view kNcpNames[] = {"fb", "min"};
+constexpr std::string_view kFrictionNames[] = {"compliance", "projection"};
 constexpr std::string_view kScalingNames[] = {"effective_mass", "identity", "dt2"};
 constexpr std::string_view kComplianceNames[] = {"projected", "diagonal"};
 constexpr std::string_view kFemPreconditionerNames[] = {"jacobi", "woodbury"};
@@ -31,6 +32,13 @@ const std::vector<BoundSetting<NsnSettings>>& NsnBound() {
       {{"newton_iterations", "Newton iterations", K::kInt, 6, 1, 1000, false, "",
         "outer Newton iterations per step (§13: 4-8)"},
        SIM_SETTING_FIELD(NsnSettings, newton_iterations)},
+      {{"newton_max_iterations", "Newton iterations, most", K::kInt, 8, 1, 1000, false, "",
+        "more Newton iterations, up to this many, while contacts or joints are unconverged and "
+        "converging"},
+       SIM_SETTING_FIELD(NsnSettings, newton_max_iterations)},
+      {{"newton_tolerance", "Newton tolerance", K::kReal, 1e-4, 0, 1e6, true, "m/s",
+        "contact and joint residual, as a velocity, under which no extra iteration runs"},
+       SIM_SETTING_FIELD(NsnSettings, newton_tolerance)},
       {{"linear_iterations", "Linear iterations", K::kInt, 20, 1, 10000, false, "",
         "inner linear iterations per Newton iteration (§13: 10-80)"},
        SIM_SETTING_FIELD(NsnSettings, linear_iterations)},
@@ -41,6 +49,11 @@ const std::vector<BoundSetting<NsnSettings>>& NsnBound() {
       {{"ncp", "NCP function", K::kChoice, 0, 0, 0, false, "",
         "NCP function: Fischer-Burmeister or min-map (§4)", Choices(kNcpNames)},
        SIM_SETTING_FIELD(NsnSettings, ncp)},
+      {{"friction", "Friction rows", K::kChoice, 1, 0, 0, false, "",
+        "friction in the Newton step: the compliance of eq. (104) (the paper) or the linearized "
+        "cone projection, which slides at the threshold",
+        Choices(kFrictionNames)},
+       SIM_SETTING_FIELD(NsnSettings, friction)},
       {{"preconditioner", "Complementarity scaling", K::kChoice, 0, 0, 0, false, "",
         "complementarity scaling r: effective mass, 1 or dt^2 (§7)", Choices(kScalingNames)},
        SIM_SETTING_FIELD(NsnSettings, preconditioner)},
@@ -88,6 +101,9 @@ const std::vector<BoundSetting<NsnSettings>>& NsnBound() {
 
 const char* LinearSolverName(LinearSolverKind kind) { return ChoiceName(kLinearSolverNames, kind); }
 const char* NcpFunctionName(NcpFunction ncp) { return ChoiceName(kNcpNames, ncp); }
+const char* FrictionLinearizationName(FrictionLinearization kind) {
+  return ChoiceName(kFrictionNames, kind);
+}
 const char* ScalingName(ComplementarityScaling r) { return ChoiceName(kScalingNames, r); }
 const char* FemComplianceModeName(FemComplianceMode mode) {
   return ChoiceName(kComplianceNames, mode);

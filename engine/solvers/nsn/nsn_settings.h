@@ -18,6 +18,12 @@ enum class LinearSolverKind { kPcr = 0, kPcg, kJacobi, kGaussSeidel, kDirect };
 /// NCP function of the unilateral rows (digest §4.1-4.3).
 enum class NcpFunction { kFischerBurmeister = 0, kMinMap };
 
+/// How a friction row enters the Newton system: the seed's compliance W of eq. (104)/(105), held
+/// for the iteration, or the generalized-Newton linearization of the cone projection
+/// λ_f = P(λ_f − s/r) (Alart and Curnier 1991): on the sliding branch the force along the slide
+/// stays on the cone whatever the slip, and only its direction is compliant (ncp.h).
+enum class FrictionLinearization { kCompliance = 0, kProjection };
+
 /// Complementarity preconditioner r (digest §7): r = Δt²·[J M̃⁻¹ Jᵀ]_ii, r = 1, or r = Δt².
 enum class ComplementarityScaling { kEffectiveMass = 0, kIdentity, kTimeStepSquared };
 
@@ -27,16 +33,22 @@ enum class FemPreconditioner { kJacobi = 0, kWoodbury };
 
 const char* LinearSolverName(LinearSolverKind kind);  ///< "pcr", "pcg", "jacobi", "gs", "direct"
 const char* NcpFunctionName(NcpFunction ncp);         ///< "fb", "min"
-const char* ScalingName(ComplementarityScaling r);    ///< "effective_mass", "identity", "dt2"
+const char* FrictionLinearizationName(FrictionLinearization kind);  ///< "compliance", "projection"
+const char* ScalingName(ComplementarityScaling r);          ///< "effective_mass", "identity", "dt2"
 const char* FemComplianceModeName(FemComplianceMode mode);  ///< "projected", "diagonal"
 const char* FemPreconditionerName(FemPreconditioner kind);  ///< "jacobi", "woodbury"
 
 /// The NSN solver's settings, typed (the values of NsnSettingsTable).
 struct NsnSettings {
   int newton_iterations = 6;
+  /// iterations past newton_iterations, up to this many in all, while a contact or joint
+  /// residual stays above newton_tolerance (a new contact, an impact)
+  int newton_max_iterations = 8;
+  Real newton_tolerance = 1e-4;  ///< velocity residual of contacts and joints [m/s]
   int linear_iterations = 20;
   LinearSolverKind linear_solver = LinearSolverKind::kPcr;
   NcpFunction ncp = NcpFunction::kFischerBurmeister;
+  FrictionLinearization friction = FrictionLinearization::kProjection;
   ComplementarityScaling preconditioner = ComplementarityScaling::kEffectiveMass;
   Real damping = 0.75;  ///< constant Newton step fraction α_damp (§8) [-]
   bool warm_start = true;

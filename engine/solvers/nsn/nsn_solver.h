@@ -47,6 +47,7 @@ class SolverNsn final : public Solver {
   nsn::NewtonSystem system_;
   nsn::LinearWorkspace workspace_;
   nsn::VectorX rhs_, solution_;
+  std::vector<Real> extra_residuals_;  // per Newton iteration, for the extra iterations' test
 };
 
 }  // namespace sim
