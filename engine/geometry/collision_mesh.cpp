@@ -34,7 +34,8 @@ MassProperties SolidMassProperties(const TriangleMesh& mesh) {
 std::shared_ptr<const CollisionMesh> BuildCollisionMesh(TriangleMesh surface,
                                                         const CollisionMeshOptions& options,
                                                         const std::string& source,
-                                                        Diagnostics* diagnostics) {
+                                                        Diagnostics* diagnostics,
+                                                        const LoadProgress& progress) {
   // indices, finiteness (errors); degenerate, open and non-manifold surfaces (warnings)
   if (!ValidateMesh(surface, source, diagnostics)) return nullptr;
   auto mesh = std::make_shared<CollisionMesh>();
@@ -52,7 +53,7 @@ std::shared_ptr<const CollisionMesh> BuildCollisionMesh(TriangleMesh surface,
     if (options.build_sdf) {
       SdfGridOptions grid;
       grid.resolution = options.sdf_resolution;
-      mesh->sdf = SdfGrid::FromMesh(surface, grid, diagnostics);
+      mesh->sdf = SdfGrid::FromMesh(surface, grid, diagnostics, progress);
       if (!mesh->sdf) return nullptr;
     }
   }
@@ -64,7 +65,7 @@ std::shared_ptr<const CollisionMesh> BuildCollisionMesh(TriangleMesh surface,
 std::shared_ptr<const SoftBodyCollision> BuildSoftBodyCollision(
     const std::string& name, const std::vector<Vec3>& rest_nodes,
     const std::vector<std::array<int, 3>>& surface, int sdf_resolution, const std::string& source,
-    Diagnostics* diagnostics) {
+    Diagnostics* diagnostics, const LoadProgress& progress) {
   auto collision = std::make_shared<SoftBodyCollision>();
   collision->rest_surface.name = name;
   collision->rest_surface.vertices = rest_nodes;
@@ -75,7 +76,8 @@ std::shared_ptr<const SoftBodyCollision> BuildSoftBodyCollision(
     SdfGridOptions grid;
     grid.resolution = sdf_resolution;
     Diagnostics grid_diagnostics;
-    collision->rest_sdf = SdfGrid::FromMesh(collision->rest_surface, grid, &grid_diagnostics);
+    collision->rest_sdf =
+        SdfGrid::FromMesh(collision->rest_surface, grid, &grid_diagnostics, progress);
     diagnostics->Append(grid_diagnostics);
     if (!collision->rest_sdf) return nullptr;
   } else {

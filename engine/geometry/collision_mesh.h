@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/core/math.h"
 #include "engine/geometry/bvh.h"
 #include "engine/geometry/mesh_topology.h"
@@ -43,11 +44,12 @@ struct CollisionMeshOptions {
 
 /// Validates `surface` (errors name `source` and the mesh) and prepares it for collision. Returns
 /// null after reporting an error; degenerate triangles and an open surface are warnings (an
-/// open mesh gets no SDF and no mass).
+/// open mesh gets no SDF and no mass). `progress` follows the SDF, which a cancel stops.
 std::shared_ptr<const CollisionMesh> BuildCollisionMesh(TriangleMesh surface,
                                                         const CollisionMeshOptions& options,
                                                         const std::string& source,
-                                                        Diagnostics* diagnostics);
+                                                        Diagnostics* diagnostics,
+                                                        const LoadProgress& progress = {});
 
 /// What the collision stage keeps of a soft body's boundary: the surface at rest over the body's
 /// local node ids (material space), its topology (representative triangles) and the grid SDF of
@@ -59,10 +61,11 @@ struct SoftBodyCollision {
 };
 
 /// Builds the collision data of a soft body from its rest node positions and boundary triangles
-/// (local node ids). Problems name the body and `source`; null only after an error.
+/// (local node ids). Problems name the body and `source`; null only after an error (a cancel of
+/// `progress` during the SDF is one).
 std::shared_ptr<const SoftBodyCollision> BuildSoftBodyCollision(
     const std::string& name, const std::vector<Vec3>& rest_nodes,
     const std::vector<std::array<int, 3>>& surface, int sdf_resolution, const std::string& source,
-    Diagnostics* diagnostics);
+    Diagnostics* diagnostics, const LoadProgress& progress = {});
 
 }  // namespace sim

@@ -1,6 +1,7 @@
 #include "engine/geometry/sdf_grid.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <string>
 
@@ -24,6 +25,14 @@ constexpr Real kBandCells = 3;
 
 // smallest useful resolution: the default padding alone takes 6 cells
 constexpr int kMinResolution = 8;
+
+// band nodes solved between two progress reports and cancel checks: milliseconds of BVH queries
+constexpr size_t kBandNodesPerReport = 65536;
+
+// shares of the build's progress: band marking, exact band, sweeps, boundary layers
+constexpr double kBandMarked = 0.05;
+constexpr double kBandSolved = 0.45;
+constexpr double kSwept = 0.95;
 
 
 // pseudonormal of the feature of triangle t on which barycentric coordinates b lie (exact zeros
@@ -84,8 +93,8 @@ std::shared_ptr<const SdfGrid> SdfGrid::FromFunction(const Vec3& lower, const Ve
 }
 
 
-void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, Real h,
-                           SdfGrid* grid) {
+bool SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, Real h,
+                           const LoadProgress& progress, SdfGrid* grid) {
   const Index3 dims = grid->dims_;
   const Vec3 lower = grid->lower_;
   const size_t node_count = grid->values_.size();
@@ -95,7 +104,12 @@ void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
   // distance of the surface (> √3 h, the longest neighbour step of the sweeps below)
   std::vector<char> in_band(node_count, 0);
   const Real band = kBandCells * h;
-  for (const auto& tri : mesh.triangles) {
+  const LoadProgress marking = progress.Part(0, kBandMarked);
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    // a large triangle marks many nodes: checked per triangle
+    if (progress.cancelled()) return false;
+    if (t % 1024 == 0) marking.Report(static_cast<double>(t) / mesh.triangles.size());
+    const auto& tri = mesh.triangles[t];
     const Vec3& a = mesh.vertices[tri[0]];
     const Vec3& b = mesh.vertices[tri[1]];
     const Vec3& c = mesh.vertices[tri[2]];
@@ -129,21 +143,28 @@ void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
   std::vector<signed char> sign(node_count, 0);
   const int sx = dims.x();
   const int sxy = dims.x() * dims.y();
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, band_nodes.size(), 1024),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      int hint = -1;
-                      for (size_t b = range.begin(); b != range.end(); ++b) {
-                        const int n = band_nodes[b];
-                        const Vec3 x = position(n % sx, (n / sx) % dims.y(), n / sxy);
-                        const TriangleBvh::Hit hit =
-                            bvh.Closest(x, std::numeric_limits<Real>::infinity(), hint);
-                        hint = hit.triangle;
-                        closest[n] = hit.triangle;
-                        distance[n] = static_cast<float>(std::sqrt(hit.distance_squared));
-                        const Vec3 normal = FeatureNormal(topo, hit.triangle, hit.barycentric);
-                        sign[n] = (x - hit.point).dot(normal) < 0 ? -1 : 1;
-                      }
-                    });
+  // in blocks, each solved in parallel, with a report and a cancel check between them
+  const LoadProgress solving = progress.Part(kBandMarked, kBandSolved);
+  for (size_t first = 0; first < band_nodes.size(); first += kBandNodesPerReport) {
+    if (progress.cancelled()) return false;
+    solving.Report(static_cast<double>(first) / band_nodes.size());
+    const size_t last = std::min(band_nodes.size(), first + kBandNodesPerReport);
+    tbb::parallel_for(tbb::blocked_range<size_t>(first, last, 1024),
+                      [&](const tbb::blocked_range<size_t>& range) {
+                        int hint = -1;
+                        for (size_t b = range.begin(); b != range.end(); ++b) {
+                          const int n = band_nodes[b];
+                          const Vec3 x = position(n % sx, (n / sx) % dims.y(), n / sxy);
+                          const TriangleBvh::Hit hit =
+                              bvh.Closest(x, std::numeric_limits<Real>::infinity(), hint);
+                          hint = hit.triangle;
+                          closest[n] = hit.triangle;
+                          distance[n] = static_cast<float>(std::sqrt(hit.distance_squared));
+                          const Vec3 normal = FeatureNormal(topo, hit.triangle, hit.barycentric);
+                          sign[n] = (x - hit.point).dot(normal) < 0 ? -1 : 1;
+                        }
+                      });
+  }
 
   // fast sweeping (Batty's SDFGen, after Zhao 2005): in 8 orderings, each node outside the band
   // tries the closest triangles of its 7 upwind neighbours with exact point–triangle distances.
@@ -163,8 +184,10 @@ void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
   };
   // one pass of 8 sweeps: SDFGen's second pass changed no node of the test meshes
   constexpr int kPasses = 1;
+  const LoadProgress sweeping = progress.Part(kBandSolved, kSwept);
   for (int pass = 0; pass < kPasses; ++pass) {
     for (int octant = 0; octant < 8; ++octant) {
+      const LoadProgress sweep = sweeping.Share(pass * 8 + octant, kPasses * 8);
       const int di = (octant & 1) ? -1 : 1;
       const int dj = (octant & 2) ? -1 : 1;
       const int dk = (octant & 4) ? -1 : 1;
@@ -179,6 +202,9 @@ void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
             ((m & 1) ? step[0] : 0) + ((m & 2) ? step[1] : 0) + ((m & 4) ? step[2] : 0);
       }
       for (int k = k0; k >= 0 && k < dims.z(); k += dk) {
+        // one slab of nodes between checks
+        if (progress.cancelled()) return false;
+        sweep.Report(static_cast<double>(dk > 0 ? k : dims.z() - 1 - k) / dims.z());
         for (int j = j0; j >= 0 && j < dims.y(); j += dj) {
           for (int i = i0; i >= 0 && i < dims.x(); i += di) {
             const int n = i + sx * j + sxy * k;
@@ -214,6 +240,7 @@ void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
   // from an exact query when not in the band
   tbb::parallel_for(tbb::blocked_range<int>(0, dims.z()), [&](const tbb::blocked_range<int>& r) {
     for (int k = r.begin(); k != r.end(); ++k) {
+      if (progress.cancelled()) return;
       for (int j = 0; j < dims.y(); ++j) {
         for (int i = 0; i < dims.x(); ++i) {
           const int n = i + sx * j + sxy * k;
@@ -228,16 +255,21 @@ void SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
     }
   });
 
+  if (progress.cancelled()) return false;
+
   // apply the sign
   for (size_t n = 0; n < node_count; ++n) {
     if (sign[n] < 0) distance[n] = -distance[n];
   }
+  progress.Report(1);
+  return true;
 }
 
 
 std::shared_ptr<const SdfGrid> SdfGrid::FromMesh(const TriangleMesh& mesh,
                                                  const SdfGridOptions& options,
-                                                 Diagnostics* diagnostics) {
+                                                 Diagnostics* diagnostics,
+                                                 const LoadProgress& progress) {
   // the mesh must be valid and closed (the sign is undefined otherwise); validation warnings,
   // e.g. degenerate triangles, are passed on
   const std::string label = "mesh '" + mesh.name + "'";
@@ -310,7 +342,13 @@ std::shared_ptr<const SdfGrid> SdfGrid::FromMesh(const TriangleMesh& mesh,
   const Index3 dims = grid->dims_;
   grid->values_.resize(static_cast<size_t>(dims.prod()));
 
-  FillFromMesh(mesh, topo, h, grid.get());
+  progress.Stage("building SDF of " + std::filesystem::path(mesh.name).filename().string() + " (" +
+                 std::to_string(dims.x()) + "×" + std::to_string(dims.y()) + "×" +
+                 std::to_string(dims.z()) + ")");
+  if (!FillFromMesh(mesh, topo, h, progress, grid.get())) {
+    progress.CheckCancelled(mesh.name, diagnostics);
+    return nullptr;
+  }
   grid->Finish();
   return grid;
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/core/math.h"
 #include "engine/geometry/sdf.h"
 #include "engine/geometry/triangle_mesh.h"
@@ -59,9 +60,12 @@ class SdfGrid {
   /// band.
   /// Reports an error naming the mesh and returns null for an invalid, open, non-manifold or
   /// inconsistently oriented mesh. O(N³ + band · log T) for N = `options.resolution`.
+  /// `progress` sees the band and each sweep advance; a cancel stops the build within a slab of
+  /// the grid and returns null with the kLoadCancelledMessage error.
   static std::shared_ptr<const SdfGrid> FromMesh(const TriangleMesh& mesh,
                                                  const SdfGridOptions& options,
-                                                 Diagnostics* diagnostics);
+                                                 Diagnostics* diagnostics,
+                                                 const LoadProgress& progress = {});
 
   /// Samples `phi` [m] at the `dims` nodes (each ≥ 2) spanning the box [lower, upper] [m]; for
   /// tests and analytic shapes. `error_bound()` holds if `phi` is a 1-Lipschitz distance.
@@ -90,9 +94,10 @@ class SdfGrid {
            static_cast<size_t>(dims_.x()) *
                (static_cast<size_t>(j) + static_cast<size_t>(dims_.y()) * static_cast<size_t>(k));
   }
-  // node values of a closed mesh's signed distance (band exact by BVH, then fast sweeping)
-  static void FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topology, Real h,
-                           SdfGrid* grid);
+  // node values of a closed mesh's signed distance (band exact by BVH, then fast sweeping);
+  // false when `progress` was cancelled on the way (the values are then incomplete)
+  static bool FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topology, Real h,
+                           const LoadProgress& progress, SdfGrid* grid);
   // sets cell_size_ and error_bound_ once lower_, upper_, dims_ and values_ are set
   void Finish();
 

@@ -141,8 +141,10 @@ void Translate(const Vec3& t, Model* model, State* state) {
   }
 }
 
-// the object of the generated scene for `path`, or "" with an error for an unknown kind
-std::string ObjectJson(const std::string& path, const std::string& name, Diagnostics* diagnostics) {
+// the object of the generated scene for `path`, or "" with an error for an unknown kind (or a
+// cancel of `progress`, which follows the mesh a surface file is checked with)
+std::string ObjectJson(const std::string& path, const std::string& name,
+                       const LoadProgress& progress, Diagnostics* diagnostics) {
   const std::string ext = LowerExtension(path);
   const std::string head = "{\"name\": " + JsonString(name) + ", \"file\": " + JsonString(path);
   if (ext == ".urdf") {
@@ -163,7 +165,9 @@ std::string ObjectJson(const std::string& path, const std::string& name, Diagnos
   }
   if (Assimp::Importer().IsExtensionSupported(ext)) {
     // a closed surface has a volume, hence a mass: it falls; an open one is a fixed obstacle
-    const MeshProduct<CollisionMesh> mesh = MeshCache::Global().Collision(path, Vec3::Ones(), 64);
+    const MeshProduct<CollisionMesh> mesh =
+        MeshCache::Global().Collision(path, Vec3::Ones(), 64, progress);
+    if (progress.CheckCancelled(path, diagnostics)) return "";
     const bool closed = mesh.value && mesh.value->closed;
     return head + ", \"type\": \"mesh\", \"collision\": \"sdf\"" +
            (closed ? std::string() : std::string(", \"fixed\": true")) + "}";
@@ -178,14 +182,16 @@ std::string ObjectJson(const std::string& path, const std::string& name, Diagnos
 }  // namespace
 
 
-Expected<Scene> MakeDefaultSceneFor(const std::string& path) {
+Expected<Scene> MakeDefaultSceneFor(const std::string& path, const LoadProgress& progress) {
   Diagnostics diagnostics = CheckInputFile(path, "input");
   if (diagnostics.has_errors()) return diagnostics;
   const std::filesystem::path file(path);
   std::string name = file.stem().string();
   if (name.empty() || name == "world") name = "object";
-  const std::string object =
-      ObjectJson(std::filesystem::absolute(file).string(), name, &diagnostics);
+  // the file's own mesh check first (its SDF is cached for the scene reader), then the scene
+  const std::string object = ObjectJson(std::filesystem::absolute(file).string(), name,
+                                        progress.Part(0, 0.5), &diagnostics);
+  if (progress.cancelled()) return CancelledLoad(path);
   if (object.empty()) return diagnostics;
 
   // the object alone at the origin, read as any scene object
@@ -194,7 +200,8 @@ Expected<Scene> MakeDefaultSceneFor(const std::string& path) {
       "{\"name\": " + JsonString(file.filename().string()) +
       ", \"description\": " + JsonString("default scene around " + file.filename().string()) +
       ", \"objects\": [" + object + "]}";
-  Expected<Scene> loaded = ParseScene(text, generated);
+  Expected<Scene> loaded = ParseScene(text, generated, progress.Part(0.5, 1));
+  if (progress.cancelled()) return CancelledLoad(path);
   // the file's own diagnostics, without notes that point into the generated text
   for (const Diagnostic& d : loaded.diagnostics().items()) {
     if (d.source != generated || d.severity == Severity::kError) diagnostics.Add(d);
@@ -233,13 +240,14 @@ Expected<Scene> MakeDefaultSceneFor(const std::string& path) {
   camera.pitch_deg = 20;
   camera.yaw_deg = 35;
   scene.model = std::move(model);
+  progress.Report(1);
   return Expected<Scene>(std::move(scene), std::move(diagnostics));
 }
 
 
-Expected<Scene> LoadAnyScene(const std::string& path) {
-  if (LowerExtension(path) == ".json") return LoadScene(path);
-  return MakeDefaultSceneFor(path);
+Expected<Scene> LoadAnyScene(const std::string& path, const LoadProgress& progress) {
+  if (LowerExtension(path) == ".json") return LoadScene(path, progress);
+  return MakeDefaultSceneFor(path, progress);
 }
 
 }  // namespace sim::io

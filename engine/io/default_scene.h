@@ -26,10 +26,12 @@ inline constexpr Real kDefaultSceneClearance = 0.001;
 /// The object is placed with its lowest point kDefaultSceneClearance above a ground plane at
 /// z = 0 (Z up), centred on the origin in x and y, and the camera looks at its bounding box from
 /// a distance that fits it in the view. Diagnostics of the file come as from a scene that loads
-/// it (located in the file), without notes pointing into the generated scene.
-Expected<Scene> MakeDefaultSceneFor(const std::string& path);
+/// it (located in the file), without notes pointing into the generated scene. `progress` as for
+/// LoadScene.
+Expected<Scene> MakeDefaultSceneFor(const std::string& path, const LoadProgress& progress = {});
 
-/// LoadScene for a .json file, MakeDefaultSceneFor for every other file.
-Expected<Scene> LoadAnyScene(const std::string& path);
+/// LoadScene for a .json file, MakeDefaultSceneFor for every other file. With a `progress`, a
+/// cancelled load returns the one kLoadCancelledMessage error about `path`.
+Expected<Scene> LoadAnyScene(const std::string& path, const LoadProgress& progress = {});
 
 }  // namespace sim::io

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "engine/geometry/hull_simplify.h"
 #include "engine/geometry/visual_mesh_builder.h"
@@ -39,6 +40,21 @@ Real Diagonal(const TriangleMesh& mesh) {
     upper = upper.cwiseMax(v);
   }
   return (upper - lower).norm();
+}
+
+
+// the file a product is made of, `progress` told which one; nothing after an error or a cancel
+// (reported in `*made`)
+template <typename T>
+std::optional<LoadedMesh> LoadForProduct(const std::string& path, const Vec3& scale,
+                                         const LoadProgress& progress, MeshProduct<T>* made) {
+  progress.Stage("loading mesh " + std::filesystem::path(path).filename().string());
+  if (progress.CheckCancelled(path, &made->diagnostics)) return std::nullopt;
+  Expected<LoadedMesh> loaded = LoadMesh(path, scale);
+  made->diagnostics.Append(loaded.diagnostics());
+  // assimp cannot be interrupted: checked again once it returns
+  if (!loaded.ok() || progress.CheckCancelled(path, &made->diagnostics)) return std::nullopt;
+  return std::move(loaded.value());
 }
 
 }  // namespace
@@ -134,27 +150,26 @@ bool HasOwnMaterials(const LoadedMesh& loaded) {
 
 
 MeshProduct<VisualMesh> MeshCache::Visual(const std::string& path, const Vec3& scale,
-                                          bool* own_materials) {
+                                          bool* own_materials, const LoadProgress& progress) {
   std::shared_ptr<State> state;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     state = state_;
   }
-  return Lookup<VisualMesh>(mutex_, state->visuals, Key("visual", path, scale, 0), own_materials,
-                            [&](bool* own) {
-                              MeshProduct<VisualMesh> made;
-                              Expected<LoadedMesh> loaded = LoadMesh(path, scale);
-                              made.diagnostics = loaded.diagnostics();
-                              if (!loaded.ok()) return made;
-                              *own = HasOwnMaterials(loaded.value());
-                              made.value = VisualMeshFromFile(loaded.value(), &made.diagnostics);
-                              return made;
-                            });
+  return Lookup<VisualMesh>(
+      mutex_, state->visuals, Key("visual", path, scale, 0), own_materials, [&](bool* own) {
+        MeshProduct<VisualMesh> made;
+        const std::optional<LoadedMesh> loaded = LoadForProduct(path, scale, progress, &made);
+        if (!loaded) return made;
+        *own = HasOwnMaterials(*loaded);
+        made.value = VisualMeshFromFile(*loaded, &made.diagnostics);
+        return made;
+      });
 }
 
 
 MeshProduct<ConvexHull> MeshCache::Hull(const std::string& path, const Vec3& scale,
-                                        int max_vertices) {
+                                        int max_vertices, const LoadProgress& progress) {
   std::shared_ptr<State> state;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -163,9 +178,8 @@ MeshProduct<ConvexHull> MeshCache::Hull(const std::string& path, const Vec3& sca
   return Lookup<ConvexHull>(
       mutex_, state->hulls, Key("hull", path, scale, max_vertices), nullptr, [&](bool*) {
         MeshProduct<ConvexHull> made;
-        Expected<LoadedMesh> loaded = LoadMesh(path, scale);
-        made.diagnostics = loaded.diagnostics();
-        if (!loaded.ok()) return made;
+        const std::optional<LoadedMesh> loaded = LoadForProduct(path, scale, progress, &made);
+        if (!loaded) return made;
         // welded first: qhull's time grows with its input, and files repeat every corner
         const TriangleMesh welded =
             WeldVertices(loaded->mesh, DefaultWeldTolerance(Diagonal(loaded->mesh)));
@@ -176,7 +190,7 @@ MeshProduct<ConvexHull> MeshCache::Hull(const std::string& path, const Vec3& sca
 
 
 MeshProduct<CollisionMesh> MeshCache::Collision(const std::string& path, const Vec3& scale,
-                                                int sdf_resolution) {
+                                                int sdf_resolution, const LoadProgress& progress) {
   std::shared_ptr<State> state;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -186,16 +200,16 @@ MeshProduct<CollisionMesh> MeshCache::Collision(const std::string& path, const V
       mutex_, state->collisions, Key("collision", path, scale, sdf_resolution), nullptr,
       [&](bool*) {
         MeshProduct<CollisionMesh> made;
-        Expected<LoadedMesh> loaded = LoadMesh(path, scale);
-        made.diagnostics = loaded.diagnostics();
-        if (!loaded.ok()) return made;
+        const std::optional<LoadedMesh> loaded = LoadForProduct(path, scale, progress, &made);
+        if (!loaded) return made;
         // files keep one vertex per corner where normals or uvs differ: weld them so a closed
         // surface is seen as closed (and gets its inside, its SDF and its mass)
         TriangleMesh surface =
             WeldVertices(loaded->mesh, DefaultWeldTolerance(Diagonal(loaded->mesh)));
         CollisionMeshOptions options;
         options.sdf_resolution = sdf_resolution;
-        made.value = BuildCollisionMesh(std::move(surface), options, path, &made.diagnostics);
+        made.value =
+            BuildCollisionMesh(std::move(surface), options, path, &made.diagnostics, progress);
         return made;
       });
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/core/math.h"
 #include "engine/geometry/collision_mesh.h"
 #include "engine/geometry/convex_hull.h"
@@ -35,6 +36,9 @@ std::shared_ptr<VisualMesh> VisualMeshFromFile(const LoadedMesh& loaded, Diagnos
 /// file's materials; see urdf_model.cpp).
 bool HasOwnMaterials(const LoadedMesh& loaded);
 
+/// Every product takes an optional `progress`: it names the file being loaded and follows the
+/// SDF; a cancel makes the product null with the kLoadCancelledMessage error (and nothing is
+/// cached).
 class MeshCache {
  public:
   /// The process-wide cache (thread-safe).
@@ -42,16 +46,18 @@ class MeshCache {
 
   /// The drawn surface of `path` scaled by `scale` (VisualMeshFromFile), and whether the file has
   /// its own materials (`*own_materials`, may be null).
-  MeshProduct<VisualMesh> Visual(const std::string& path, const Vec3& scale, bool* own_materials);
+  MeshProduct<VisualMesh> Visual(const std::string& path, const Vec3& scale, bool* own_materials,
+                                 const LoadProgress& progress = {});
 
   /// The convex hull of the file's vertices (qhull) with at most `max_vertices` vertices
   /// (BuildSimplifiedHull), named `path` in diagnostics.
-  MeshProduct<ConvexHull> Hull(const std::string& path, const Vec3& scale, int max_vertices);
+  MeshProduct<ConvexHull> Hull(const std::string& path, const Vec3& scale, int max_vertices,
+                               const LoadProgress& progress = {});
 
   /// The file's surface with its vertices welded, prepared for collision (BuildCollisionMesh with
   /// a grid SDF of `sdf_resolution` cells along the longest side when the surface is closed).
   MeshProduct<CollisionMesh> Collision(const std::string& path, const Vec3& scale,
-                                       int sdf_resolution);
+                                       int sdf_resolution, const LoadProgress& progress = {});
 
   /// Drops every entry (tests).
   void Clear();

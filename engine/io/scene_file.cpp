@@ -5,6 +5,7 @@
 #include "engine/io/scene_file.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -16,6 +17,14 @@
 #include "engine/solvers/solver_registry.h"
 
 namespace sim::io {
+
+namespace {
+
+// shares of a scene's progress: the JSON tree before the objects, the joints and the rest after
+constexpr double kObjectsBegin = 0.02;
+constexpr double kObjectsEnd = 0.98;
+
+}  // namespace
 
 
 // orientation from "quaternion_wxyz" or "rpy_deg" (URDF convention: R = Rz(yaw) Ry(pitch) Rx(roll))
@@ -523,6 +532,15 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   state->body_w_W.push_back(angular_velocity);
 }
 
+// what the progress says while object `index` of `count` is read: its name when it has one
+std::string ObjectStage(const JsonValue& object, int index, int count) {
+  const JsonValue* name = object.is_object() ? object.Find("name") : nullptr;
+  const std::string which =
+      name != nullptr && name->is_string() ? "'" + name->string() + "'" : std::to_string(index + 1);
+  return "reading object " + which + " (" + std::to_string(index + 1) + " of " +
+         std::to_string(count) + ")";
+}
+
 }  // namespace
 
 
@@ -546,7 +564,9 @@ bool ReadObjectColor(SceneReader& reader, const JsonValue& object, std::array<fl
 }
 
 
-Expected<Scene> ParseScene(const std::string& text, const std::string& source_name) {
+Expected<Scene> ParseScene(const std::string& text, const std::string& source_name,
+                           const LoadProgress& progress) {
+  progress.Stage("reading scene " + std::filesystem::path(source_name).filename().string());
   Expected<JsonValue> json = ParseJson(text, source_name);
   if (!json.ok()) return json.diagnostics();
   Diagnostics diagnostics = json.diagnostics();
@@ -574,11 +594,20 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   if (objects == nullptr) {
     reader.Error(root, "the scene needs an 'objects' array");
   } else if (reader.ExpectType(*objects, JsonValue::Type::kArray, "'objects'")) {
-    for (std::size_t i = 0; i < objects->items().size(); ++i) {
-      ReadObject(reader, objects->items()[i], static_cast<int>(i), materials, &names, model.get(),
-                 &scene.initial_state);
+    // an equal share of the progress each; a cancel is seen between objects and inside them
+    const LoadProgress objects_progress = progress.Part(kObjectsBegin, kObjectsEnd);
+    const int count = static_cast<int>(objects->items().size());
+    for (int i = 0; i < count && !progress.cancelled(); ++i) {
+      const JsonValue& object = objects->items()[i];
+      const LoadProgress object_progress = objects_progress.Share(i, count);
+      object_progress.Stage(ObjectStage(object, i, count));
+      reader.set_progress(object_progress);
+      ReadObject(reader, object, i, materials, &names, model.get(), &scene.initial_state);
+      object_progress.Report(1);
     }
+    reader.set_progress(LoadProgress());
   }
+  if (progress.cancelled()) return CancelledLoad(source_name);
   ReadJoints(reader, root, names, scene.initial_state, model.get());
   if (objects != nullptr && objects->is_array()) {
     ReadSoftBodyAttachments(reader, *objects, names, scene.initial_state, model.get());
@@ -588,16 +617,19 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   if (!model->shape_visual_mesh.empty()) model->shape_visual_mesh.resize(model->shape_count());
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
   ReadScript(reader, root, model.get());
+  if (progress.cancelled()) return CancelledLoad(source_name);
   if (diagnostics.has_errors()) return diagnostics;
   scene.model = std::move(model);
+  progress.Report(1);
   return Expected<Scene>(std::move(scene), std::move(diagnostics));
 }
 
 
-Expected<Scene> LoadScene(const std::string& path) {
+Expected<Scene> LoadScene(const std::string& path, const LoadProgress& progress) {
+  progress.Stage("reading scene " + std::filesystem::path(path).filename().string());
   Expected<std::string> text = ReadTextFile(path, "scene");
   if (!text.ok()) return text.diagnostics();
-  return ParseScene(text.value(), path);
+  return ParseScene(text.value(), path, progress);
 }
 
 }  // namespace sim::io

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/model/model.h"
 #include "engine/state/state.h"
 
@@ -19,10 +20,13 @@ struct Scene {
 };
 
 /// Loads and validates a scene file. Paths inside are relative to the file. Never throws for bad
-/// input: all problems found are returned as diagnostics.
-Expected<Scene> LoadScene(const std::string& path);
+/// input: all problems found are returned as diagnostics. `progress` (optional) is told each
+/// object, mesh, SDF and tetrahedralization and reaches 1 on success; once it is cancelled the
+/// load stops at its next check and returns the one kLoadCancelledMessage error, about `path`.
+Expected<Scene> LoadScene(const std::string& path, const LoadProgress& progress = {});
 
 /// Same, from text already in memory; `source_name` is used in diagnostics.
-Expected<Scene> ParseScene(const std::string& text, const std::string& source_name);
+Expected<Scene> ParseScene(const std::string& text, const std::string& source_name,
+                           const LoadProgress& progress = {});
 
 }  // namespace sim::io

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/geometry/visual_mesh.h"
 #include "engine/io/json_document.h"
 #include "engine/io/text_util.h"  // Join, FormatNumber for messages
@@ -122,9 +123,15 @@ class SceneReader {
   const std::string& source() const { return source_; }
   Diagnostics* diagnostics() { return diagnostics_; }
 
+  /// The share of the load that the object being read reports to, and where it checks for a
+  /// cancel (ParseScene sets it per object; unmonitored by default).
+  const LoadProgress& progress() const { return progress_; }
+  void set_progress(const LoadProgress& progress) { progress_ = progress; }
+
  private:
   std::string source_;
   Diagnostics* diagnostics_;
+  LoadProgress progress_;
 };
 
 /// Collision filter of an object's shapes (see Model::shape_collision_group): 'collision_group'

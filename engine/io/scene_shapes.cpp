@@ -188,7 +188,7 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
   const JsonValue& file_value = *object.Find("file");
   MeshCache& cache = MeshCache::Global();
   if (collision == "hull") {
-    const MeshProduct<ConvexHull> hull = cache.Hull(path, scale, hull_vertices);
+    const MeshProduct<ConvexHull> hull = cache.Hull(path, scale, hull_vertices, reader.progress());
     AppendWithNote(reader, hull.diagnostics, file_value, "loaded by " + what);
     if (!hull.value) return false;
     geometry->type = ShapeType::kConvexHull;
@@ -196,14 +196,16 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
     if (visual != nullptr) *visual = BuildHullVisualMesh(*hull.value);
     return true;
   }
-  const MeshProduct<CollisionMesh> mesh = cache.Collision(path, scale, resolution);
+  const MeshProduct<CollisionMesh> mesh =
+      cache.Collision(path, scale, resolution, reader.progress().Part(0, 0.9));
   AppendWithNote(reader, mesh.diagnostics, file_value, "loaded by " + what);
   if (!mesh.value) return false;
   geometry->type = ShapeType::kMesh;
   geometry->mesh = mesh.value;
   if (visual != nullptr) {
     // the file's own surface (its uvs, colours and textures) is the collision surface, drawn
-    const MeshProduct<VisualMesh> drawn = cache.Visual(path, scale, nullptr);
+    const MeshProduct<VisualMesh> drawn =
+        cache.Visual(path, scale, nullptr, reader.progress().Part(0.9, 1));
     *visual = drawn.value;
   }
   return true;

@@ -7,6 +7,7 @@
 // problem is reported at its JSON value. The keys are documented in docs/scene-format.md.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <set>
 
@@ -62,9 +63,11 @@ bool IsTetMeshFile(const std::string& path) {
 }
 
 // the volume mesh of the object: a tet mesh file, or a closed surface (file or primitive)
-// tetrahedralized; nodes in the object frame [m]. `at` receives the value to blame.
+// tetrahedralized; nodes in the object frame [m]. `at` receives the value to blame. `progress`
+// follows the file and TetGen.
 bool ReadVolumeMesh(SceneReader& reader, const JsonValue& object, const std::string& what,
-                    double scale, TetMesh* mesh, const JsonValue** at) {
+                    double scale, const LoadProgress& progress, TetMesh* mesh,
+                    const JsonValue** at) {
   const JsonValue* primitive = object.Find("primitive");
   const JsonValue* file = object.Find("file");
   if ((primitive == nullptr) == (file == nullptr)) {
@@ -93,13 +96,14 @@ bool ReadVolumeMesh(SceneReader& reader, const JsonValue& object, const std::str
           reader.Warning(*v, what + " loads a tet mesh; '" + key + "' applies to surfaces only");
         }
       }
-      Expected<TetMesh> loaded = LoadTetMesh(path, scale);
+      Expected<TetMesh> loaded = LoadTetMesh(path, scale, progress);
       AppendWithNote(reader, loaded.diagnostics(), *file, "loaded by " + what);
       if (!loaded.ok()) return false;
       *mesh = std::move(loaded.value());
       return true;
     }
     // a closed surface file, tetrahedralized
+    progress.Stage("loading mesh " + std::filesystem::path(path).filename().string());
     Expected<LoadedMesh> surface = LoadMesh(path, Vec3::Constant(scale));
     AppendWithNote(reader, surface.diagnostics(), *file, "loaded by " + what);
     if (!surface.ok()) return false;
@@ -117,7 +121,7 @@ bool ReadVolumeMesh(SceneReader& reader, const JsonValue& object, const std::str
     if (!WithinTetBudget(reader, object, welded, mesh_size, options.max_volume, what)) {
       return false;
     }
-    Expected<TetMesh> tets = TetrahedralizeSurface(welded, options, path);
+    Expected<TetMesh> tets = TetrahedralizeSurface(welded, options, path, progress.Part(0.1, 1));
     AppendWithNote(reader, tets.diagnostics(), *file, "loaded by " + what);
     if (!tets.ok()) return false;
     *mesh = std::move(tets.value());
@@ -176,7 +180,7 @@ bool ReadVolumeMesh(SceneReader& reader, const JsonValue& object, const std::str
   }
   options.max_volume = TetVolumeForEdgeLength(mesh_size);
   if (!WithinTetBudget(reader, object, surface, mesh_size, options.max_volume, what)) return false;
-  Expected<TetMesh> tets = TetrahedralizeSurface(surface, options, reader.source());
+  Expected<TetMesh> tets = TetrahedralizeSurface(surface, options, reader.source(), progress);
   AppendWithNote(reader, tets.diagnostics(), *primitive, "loaded by " + what);
   if (!tets.ok()) return false;
   *mesh = std::move(tets.value());
@@ -463,7 +467,9 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
   if (!ok) return;
   TetMesh tets;
   const JsonValue* source = nullptr;
-  if (!ReadVolumeMesh(reader, object, what, scale, &tets, &source)) return;
+  // the volume mesh takes most of the object's time, then the boundary's SDF
+  const LoadProgress volume_progress = reader.progress().Part(0, 0.8);
+  if (!ReadVolumeMesh(reader, object, what, scale, volume_progress, &tets, &source)) return;
 
   // node positions at the initial pose, for the selections
   std::vector<Vec3> x_W(tets.node_count());
@@ -523,7 +529,8 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
   Diagnostics built;
   const std::string path =
       object.Find("file") != nullptr ? ResolveFile(reader, object, what) : reader.source();
-  body.collision = BuildSoftBodyCollision(name, tets.nodes, surface.triangles, 32, path, &built);
+  body.collision = BuildSoftBodyCollision(name, tets.nodes, surface.triangles, 32, path, &built,
+                                          reader.progress().Part(0.8, 1));
   AppendWithNote(reader, built, *source, "loaded by " + what);
   if (!body.collision) return;
   if (names != nullptr && !name.empty()) names->at(name) = {ObjectRef::Kind::kInvalid, -1};

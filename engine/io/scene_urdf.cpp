@@ -134,6 +134,7 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   if (!ok) return;
 
   const std::string path = (scene_dir / relative).string();
+  reader.progress().Stage("reading robot " + std::filesystem::path(path).filename().string());
   Expected<UrdfRobot> robot = LoadUrdf(path, options);
   AppendWithNote(reader, robot.diagnostics(), *file, "in the robot of " + what);
   if (!robot.ok()) return;
@@ -174,7 +175,8 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   Diagnostics conversion;
   const int first_body = model->body_count();
   const int first_shape = model->shape_count();
-  const int root = AddRobotToModel(robot.value(), placement, model, state, &conversion);
+  const int root =
+      AddRobotToModel(robot.value(), placement, model, state, &conversion, reader.progress());
   AppendWithNote(reader, conversion, *file, "in the robot of " + what);
   if (conversion.has_errors()) return;
   ApplyCollisionFilter(filter, first_shape, model);

@@ -26,7 +26,8 @@ struct PendingTet {
 
 class GmshReader {
  public:
-  GmshReader(std::string_view text, ReadContext* ctx) : cursor_(text, false), ctx_(*ctx) {}
+  GmshReader(std::string_view text, ReadContext* ctx)
+      : cursor_(text, false, ctx->progress), ctx_(*ctx) {}
 
   void Read() {
     int elements_line = 0;

@@ -55,11 +55,13 @@ using tet_mesh_internal::kMaxParseErrors;
 using tet_mesh_internal::ReadContext;
 
 
-Expected<TetMesh> LoadTetMesh(const std::string& path, Real scale) {
+Expected<TetMesh> LoadTetMesh(const std::string& path, Real scale, const LoadProgress& progress) {
   Diagnostics diagnostics;
   ReadContext ctx;
   ctx.path = path;
   ctx.diagnostics = &diagnostics;
+  ctx.progress = progress.Part(0, 0.9);
+  progress.Stage("reading tet mesh " + std::filesystem::path(path).filename().string());
   ctx.mesh.name = std::filesystem::path(path).stem().string();
   if (!(std::isfinite(scale) && scale > 0)) {
     diagnostics.Error(path, 0, "",
@@ -86,10 +88,12 @@ Expected<TetMesh> LoadTetMesh(const std::string& path, Real scale) {
     }
     ctx.path = node_path;
     ctx.text_size = node_text->size();
+    ctx.progress = progress.Part(0, 0.4);
     const int base = tet_mesh_internal::ReadTetGenNodes(node_text.value(), &ctx);
     if (base >= 0 && !diagnostics.has_errors()) {
       ctx.path = ele_path;
       ctx.text_size = ele_text->size();
+      ctx.progress = progress.Part(0.4, 0.9);
       tet_mesh_internal::ReadTetGenElements(ele_text.value(), base, &ctx);
     }
     ctx.lines.node_source = node_path;
@@ -105,6 +109,8 @@ Expected<TetMesh> LoadTetMesh(const std::string& path, Real scale) {
                           "' (expected .msh (Gmsh), .node/.ele (TetGen) or .vtk (legacy VTK))");
     return diagnostics;
   }
+  // the readers stop early when cancelled; what they reported about the cut text is moot
+  if (progress.cancelled()) return CancelledLoad(path);
   if (ctx.error_count > kMaxParseErrors) {
     diagnostics.Error(ctx.path, 0, "",
                       std::to_string(ctx.error_count - kMaxParseErrors) +
@@ -116,6 +122,7 @@ Expected<TetMesh> LoadTetMesh(const std::string& path, Real scale) {
   for (Vec3& p : ctx.mesh.nodes) p *= scale;
   // geometry checks only on a file that parsed, so they do not echo its syntax errors
   if (!ValidateTetMesh(ctx.mesh, path, &diagnostics, &ctx.lines)) return diagnostics;
+  progress.Report(1);
   return Expected<TetMesh>(std::move(ctx.mesh), std::move(diagnostics));
 }
 

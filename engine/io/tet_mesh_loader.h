@@ -17,6 +17,7 @@
 #include <string>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/core/math.h"
 #include "engine/geometry/tet_mesh.h"
 
@@ -26,7 +27,9 @@ namespace sim::io {
 /// inverted, flat or out-of-range tets and non-finite nodes are errors. Node coordinates are
 /// multiplied by `scale` (> 0, finite; file units -> m). The mesh is named after the file stem.
 /// Warnings (unused nodes, a non-manifold boundary, skipped unknown sections) come with the value.
-/// Thread-safe (no shared state).
-Expected<TetMesh> LoadTetMesh(const std::string& path, Real scale = 1);
+/// Thread-safe (no shared state). `progress` follows the reading through the text; a cancel ends
+/// it with the kLoadCancelledMessage error.
+Expected<TetMesh> LoadTetMesh(const std::string& path, Real scale = 1,
+                              const LoadProgress& progress = {});
 
 }  // namespace sim::io

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/core/math.h"
 #include "engine/geometry/tet_mesh.h"
 
@@ -33,15 +34,42 @@ inline bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == 
 std::string Quoted(std::string_view s);
 
 
+// How far a cursor is through its text, reported to a load's progress every kStepsPerCheck lines
+// or tokens, where a cancelled load also ends the text early (the reader then sees a truncated
+// file; LoadTetMesh returns the cancel instead of its errors).
+class TextProgress {
+ public:
+  TextProgress(const LoadProgress& progress, std::size_t text_size)
+      : progress_(progress), text_size_(std::max<std::size_t>(text_size, 1)) {}
+
+  /// True once the load is cancelled (checked every kStepsPerCheck calls).
+  bool Stopped(std::size_t position) {
+    if (stopped_ || ++steps_ % kStepsPerCheck != 0) return stopped_;
+    progress_.Report(static_cast<double>(position) / static_cast<double>(text_size_));
+    stopped_ = progress_.cancelled();
+    return stopped_;
+  }
+
+ private:
+  static constexpr int kStepsPerCheck = 4096;
+  LoadProgress progress_;
+  std::size_t text_size_;
+  int steps_ = 0;
+  bool stopped_ = false;
+};
+
+
 // The lines of a text with their 1-based numbers, split into whitespace-separated tokens.
 // Blank lines (and, when asked, '#' comments) are skipped.
 class LineCursor {
  public:
-  LineCursor(std::string_view text, bool hash_comments)
-      : text_(text), hash_comments_(hash_comments) {}
+  LineCursor(std::string_view text, bool hash_comments, const LoadProgress& progress = {})
+      : text_(text), hash_comments_(hash_comments), progress_(progress, text.size()) {}
 
-  /// Advances to the next line with a token; false at the end of the text.
+  /// Advances to the next line with a token; false at the end of the text (or of a cancelled
+  /// load).
   bool Next() {
+    if (progress_.Stopped(pos_)) return false;
     while (pos_ < text_.size()) {
       const std::size_t end = std::min(text_.find('\n', pos_), text_.size());
       std::string_view line = text_.substr(pos_, end - pos_);
@@ -75,6 +103,7 @@ class LineCursor {
 
   std::string_view text_;
   bool hash_comments_;
+  TextProgress progress_;
   std::size_t pos_ = 0;
   int number_ = 0;
   std::vector<std::string_view> tokens_;
@@ -85,11 +114,12 @@ class LineCursor {
 // span lines).
 class TokenStream {
  public:
-  TokenStream(std::string_view text, std::size_t pos, int line)
-      : text_(text), pos_(pos), line_(line) {}
+  TokenStream(std::string_view text, std::size_t pos, int line, const LoadProgress& progress = {})
+      : text_(text), pos_(pos), line_(line), progress_(progress, text.size()) {}
 
-  /// The next token and its line; false at the end of the text.
+  /// The next token and its line; false at the end of the text (or of a cancelled load).
   bool Next(std::string_view* token, int* line) {
+    if (progress_.Stopped(pos_)) return false;
     while (pos_ < text_.size() && (IsSpace(text_[pos_]) || text_[pos_] == '\n')) {
       if (text_[pos_] == '\n') ++line_;
       ++pos_;
@@ -109,6 +139,7 @@ class TokenStream {
   std::string_view text_;
   std::size_t pos_;
   int line_;
+  TextProgress progress_;
 };
 
 
@@ -117,6 +148,7 @@ struct ReadContext {
   std::string path;
   std::size_t text_size = 0;
   Diagnostics* diagnostics = nullptr;
+  LoadProgress progress;  ///< of the file being read (cursors report to it)
   TetMesh mesh;
   TetSourceLines lines;
   int error_count = 0;

@@ -8,7 +8,7 @@ namespace sim::io::tet_mesh_internal {
 
 // reads the .node file into ctx; returns the index base (0 or 1), or -1 when it is unknown
 int ReadTetGenNodes(std::string_view text, ReadContext* ctx) {
-  LineCursor cursor(text, true);
+  LineCursor cursor(text, true, ctx->progress);
   if (!cursor.Next()) {
     ctx->Error(cursor.line(),
                "empty .node file (expected '<#points> 3 <#attributes> "
@@ -63,7 +63,7 @@ int ReadTetGenNodes(std::string_view text, ReadContext* ctx) {
 
 
 void ReadTetGenElements(std::string_view text, int base, ReadContext* ctx) {
-  LineCursor cursor(text, true);
+  LineCursor cursor(text, true, ctx->progress);
   if (!cursor.Next()) {
     ctx->Error(cursor.line(),
                "empty .ele file (expected '<#tetrahedra> <nodes per tet> "

@@ -55,7 +55,7 @@ void ReadVtk(std::string_view text, ReadContext* ctx) {
     return;
   }
 
-  TokenStream tokens(text, std::min(pos, text.size()), line + 1);
+  TokenStream tokens(text, std::min(pos, text.size()), line + 1, ctx->progress);
   std::string_view token;
   int token_line = 0;
   // the next token as a number of the given kind, or an error naming what was expected

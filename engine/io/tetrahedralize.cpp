@@ -43,9 +43,11 @@ Real TetVolumeForEdgeLength(Real edge_length) {
 
 Expected<TetMesh> TetrahedralizeSurface(const TriangleMesh& surface,
                                         const TetrahedralizeOptions& options,
-                                        const std::string& source) {
+                                        const std::string& source, const LoadProgress& progress) {
   Diagnostics diagnostics;
   const std::string what = "surface '" + surface.name + "'";
+  progress.Stage("tetrahedralizing " + what);
+  if (progress.cancelled()) return CancelledLoad(source);
   // only a closed, consistently oriented 2-manifold bounds a volume
   if (!ValidateMesh(surface, source, &diagnostics)) return diagnostics;
   const MeshTopology topology = BuildMeshTopology(surface);
@@ -100,6 +102,8 @@ Expected<TetMesh> TetrahedralizeSurface(const TriangleMesh& surface,
     tetgenio check;
     char diagnose[] = "pdzQ";
     tetrahedralize(diagnose, &in, &check);
+    if (progress.cancelled()) return CancelledLoad(source);
+    progress.Report(0.1);
     if (check.numberoftrifaces > 0) {
       diagnostics.Error(source, 0, "",
                         what + " cannot be tetrahedralized: the surface intersects itself (" +
@@ -108,6 +112,7 @@ Expected<TetMesh> TetrahedralizeSurface(const TriangleMesh& surface,
       return diagnostics;
     }
     tetrahedralize(switches, &in, &out);
+    if (progress.cancelled()) return CancelledLoad(source);
   } catch (int code) {
     diagnostics.Error(source, 0, "", what + " cannot be tetrahedralized: " + TetGenFailure(code));
     return diagnostics;
@@ -139,6 +144,7 @@ Expected<TetMesh> TetrahedralizeSurface(const TriangleMesh& surface,
     if (TetSignedVolume(mesh, t) < 0) std::swap(tet[2], tet[3]);
   }
   if (!ValidateTetMesh(mesh, source, &diagnostics)) return diagnostics;
+  progress.Report(1);
   return Expected<TetMesh>(std::move(mesh), std::move(diagnostics));
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/core/math.h"
 #include "engine/geometry/tet_mesh.h"
 #include "engine/geometry/triangle_mesh.h"
@@ -30,10 +31,12 @@ struct TetrahedralizeOptions {
 /// rest positions, [m]). `source` names the file the surface came from, for diagnostics. Errors
 /// (returned as diagnostics only): an open or non-manifold surface, fewer than 4 vertices,
 /// self-intersections and TetGen's other failures. The result is validated (ValidateTetMesh),
-/// every tet positively oriented.
+/// every tet positively oriented. TetGen cannot be interrupted: a cancel of `progress` is seen
+/// before and after each of its runs (their time is bounded by the callers' tet budgets).
 Expected<TetMesh> TetrahedralizeSurface(const TriangleMesh& surface,
                                         const TetrahedralizeOptions& options,
-                                        const std::string& source);
+                                        const std::string& source,
+                                        const LoadProgress& progress = {});
 
 /// Largest volume [m³] of a tet whose edges are about `edge_length` [m]: the regular tet's
 /// volume √2·L³/12.

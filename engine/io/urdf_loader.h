@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/model/model.h"
 #include "engine/state/state.h"
 
@@ -137,8 +138,10 @@ struct RobotPlacement {
 /// visuals and joints (with their friction and mimic couplings) to `model` and their poses at
 /// the requested configuration to `state`. Body frames are at the COM (see the .cpp). Problems
 /// (unknown joint in initial_positions, massless bodies, mesh files that do not load) go to
-/// `diagnostics` located at the URDF line. Returns the body index of the root link.
+/// `diagnostics` located at the URDF line. Returns the body index of the root link. `progress`
+/// advances by mesh file; a cancel skips the files not yet started (each then reports the
+/// kLoadCancelledMessage error).
 int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Model* model,
-                    State* state, Diagnostics* diagnostics);
+                    State* state, Diagnostics* diagnostics, const LoadProgress& progress = {});
 
 }  // namespace sim::io

@@ -7,6 +7,7 @@
 // shared MeshCache, in parallel: collision meshes become convex hulls or SDF-backed meshes,
 // visual meshes Model visuals (with the file's materials, or the URDF colour when it has none).
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -94,9 +95,10 @@ struct RobotMeshes {
 
 
 // loads every distinct collision and visual mesh of the robot once (in parallel); problems are
-// reported at the mesh file with a note at the first URDF line that uses it
+// reported at the mesh file with a note at the first URDF line that uses it. `progress` advances
+// by file; a cancel skips the files not started.
 RobotMeshes LoadRobotMeshes(const UrdfRobot& robot, const RobotPlacement& placement,
-                            Diagnostics* diagnostics) {
+                            const LoadProgress& progress, Diagnostics* diagnostics) {
   struct Request {
     const UrdfGeometry* geometry;
     bool collision;
@@ -120,6 +122,12 @@ RobotMeshes LoadRobotMeshes(const UrdfRobot& robot, const RobotPlacement& placem
     }
   }
   MeshCache& cache = MeshCache::Global();
+  // the files finish in any order: the fraction counts them, the tasks only check for a cancel
+  std::atomic<int> files_done = 0;
+  const LoadProgress file_progress = progress.Silent();
+  auto file_done = [&] {
+    progress.Report(static_cast<double>(++files_done) / static_cast<double>(requests.size()));
+  };
   // files differ a hundredfold in size: one task per file, taken by whichever thread is free
   tbb::parallel_for(
       tbb::blocked_range<int>(0, static_cast<int>(requests.size()), 1),
@@ -128,8 +136,9 @@ RobotMeshes LoadRobotMeshes(const UrdfRobot& robot, const RobotPlacement& placem
           Request& request = requests[r];
           const UrdfGeometry& g = *request.geometry;
           if (!request.collision) {
-            MeshProduct<VisualMesh> visual =
-                cache.Visual(g.mesh_path, g.mesh_scale, &request.visual_asset.own_materials);
+            MeshProduct<VisualMesh> visual = cache.Visual(
+                g.mesh_path, g.mesh_scale, &request.visual_asset.own_materials, file_progress);
+            file_done();
             request.found = visual.diagnostics;
             request.visual_asset.mesh = visual.value;
             continue;
@@ -137,7 +146,8 @@ RobotMeshes LoadRobotMeshes(const UrdfRobot& robot, const RobotPlacement& placem
           auto shape = std::make_shared<ShapeGeometry>();
           if (placement.collision_meshes == MeshCollision::kHull) {
             MeshProduct<ConvexHull> hull =
-                cache.Hull(g.mesh_path, g.mesh_scale, placement.hull_vertices);
+                cache.Hull(g.mesh_path, g.mesh_scale, placement.hull_vertices, file_progress);
+            file_done();
             request.found = hull.diagnostics;
             if (!hull.value) continue;
             shape->type = ShapeType::kConvexHull;
@@ -145,7 +155,8 @@ RobotMeshes LoadRobotMeshes(const UrdfRobot& robot, const RobotPlacement& placem
             request.collision_asset.drawn = BuildHullVisualMesh(*hull.value);
           } else {
             MeshProduct<CollisionMesh> mesh =
-                cache.Collision(g.mesh_path, g.mesh_scale, placement.sdf_resolution);
+                cache.Collision(g.mesh_path, g.mesh_scale, placement.sdf_resolution, file_progress);
+            file_done();
             request.found = mesh.diagnostics;
             if (!mesh.value) continue;
             shape->type = ShapeType::kMesh;
@@ -185,7 +196,7 @@ RobotMeshes LoadRobotMeshes(const UrdfRobot& robot, const RobotPlacement& placem
 
 
 int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Model* model,
-                    State* state, Diagnostics* diagnostics) {
+                    State* state, Diagnostics* diagnostics, const LoadProgress& progress) {
   const int n_links = static_cast<int>(robot.links.size());
   // tree: parent joint of every link
   std::vector<int> parent_joint(n_links, -1);
@@ -341,7 +352,8 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
   }
 
   // mesh files: every distinct (file, scale) once, in parallel, through the shared cache
-  const RobotMeshes meshes = LoadRobotMeshes(robot, placement, diagnostics);
+  progress.Stage("loading the meshes of robot '" + robot.name + "'");
+  const RobotMeshes meshes = LoadRobotMeshes(robot, placement, progress, diagnostics);
 
   // collision shapes: primitives as they are, meshes as hulls or SDF-backed meshes
   for (int l = 0; l < n_links; ++l) {
@@ -477,7 +489,7 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
   // self-collision: pairs of the robot's bodies already touching at the start never collide
   // (MoveIt's "default pose" rule): coarse collision geometry of near links often overlaps, and
   // those links would otherwise push each other apart from the first step
-  if (placement.self_collision) {
+  if (placement.self_collision && !progress.cancelled()) {
     Contacts touching;
     touching.capacity = 1 << 20;
     CollisionStats stats;
