@@ -1,7 +1,8 @@
 // contact-studio: the desktop studio. Wiring only: command line, display and Vulkan checks, the
 // main window, and the unattended mode the smoke tests use:
 //   contact-studio [SCENE] [--compare A,B] [--frames N] [--screenshot FILE.png] [--exit]
-//                  [--drag X0,Y0,X1,Y1] [--keys LIST] [--open-after FILE] [--panels LIST]
+//                  [--drag X0,Y0,X1,Y1] [--keys LIST] [--open-after FILE]
+//                  [--cancel-load FILE.png] [--panels LIST]
 //                  [--size WxH] [--view shaded|strain|contacts] [--keys-every N] [--pause-after N]
 //                  [--memory-log N]
 // Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
@@ -97,6 +98,11 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "LIST");
   const QCommandLineOption open_after_option(
       "open-after", "With --frames: open FILE when half of the frames are rendered.", "FILE");
+  const QCommandLineOption cancel_load_option(
+      "cancel-load",
+      "With --open-after: once that load shows its progress bar, save the window as a PNG and "
+      "click Cancel (QTest mouse events); the run ends only after the load has ended.",
+      "FILE.png");
   const QCommandLineOption frames_option(
       "frames", "Render N frames after the scene loads, then take the screenshot and/or exit.",
       "N");
@@ -122,8 +128,9 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "memory-log",
       "With --frames: print the resident memory (VmRSS) after the load and every N frames.", "N");
   parser.addOptions({compare_option, panels_option, frames_option, screenshot_option, exit_option,
-                     drag_option, keys_option, open_after_option, validation_option, size_option,
-                     view_option, keys_every_option, pause_after_option, memory_log_option});
+                     drag_option, keys_option, open_after_option, cancel_load_option,
+                     validation_option, size_option, view_option, keys_every_option,
+                     pause_after_option, memory_log_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -174,6 +181,11 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     options.script.drag_to = QPointF(values[2], values[3]);
   }
   options.script.open_after = parser.value(open_after_option);
+  options.script.cancel_load_screenshot = parser.value(cancel_load_option);
+  if (!options.script.cancel_load_screenshot.isEmpty() && options.script.open_after.isEmpty()) {
+    std::cerr << "contact-studio: error: --cancel-load needs --open-after" << std::endl;
+    return std::nullopt;
+  }
   if (parser.isSet(keys_option)) {
     options.script.keys = parser.value(keys_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const QString& key : options.script.keys) {

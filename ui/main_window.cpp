@@ -11,7 +11,6 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -25,7 +24,6 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVulkanInstance>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <imgui.h>
 
@@ -38,6 +36,7 @@
 #include "ui/panels/scene_panel.h"
 #include "ui/panels/solver_panel.h"
 #include "ui/panels/statistics_panel.h"
+#include "ui/scene_loader.h"
 #include "ui/sim_bridge.h"
 #include "ui/viewport/pick_controller.h"
 #include "ui/viewport/vulkan_viewport.h"
@@ -52,8 +51,6 @@ constexpr const char* kOpenFileFilter =
     "Scenes, robots and meshes (*.json *.urdf *.msh *.vtk *.node *.ele *.obj *.stl *.dae *.ply "
     "*.off *.glb *.gltf);;Scenes (*.json);;URDF robots (*.urdf);;Tetrahedral meshes (*.msh *.vtk "
     "*.node *.ele);;Surface meshes (*.obj *.stl *.dae *.ply *.off *.glb *.gltf);;All files (*)";
-
-using LoadResult = std::shared_ptr<const Expected<io::Scene>>;
 
 // default client size: fits a 1366x768 laptop screen with room for the taskbar
 constexpr int kDefaultWidth = 1280;
@@ -74,18 +71,6 @@ constexpr double kMinSpeed = 1.0 / 64.0;
 constexpr double kMaxSpeed = 16.0;
 // what a cursor ray is for
 enum RayKind { kPickRay = 0, kBeginDragRay, kMoveDragRay };
-
-LoadResult LoadSceneFile(const QString& path) {
-  if (path.isEmpty()) {
-    Diagnostics diagnostics;
-    diagnostics.Error("contact-studio", 0, "",
-                      "no scene file given and no scenes/default.json found (set "
-                      "CONTACT_STUDIO_SCENES to the scenes directory)");
-    return std::make_shared<const Expected<io::Scene>>(std::move(diagnostics));
-  }
-  return std::make_shared<const Expected<io::Scene>>(io::LoadAnyScene(path.toStdString()));
-}
-
 
 // QVulkanWindow::grab() hands back the swapchain bytes in a QImage of the RGBA8888 family; a BGRA
 // swapchain other than B8G8R8A8_UNORM (which Qt swaps itself) needs its red and blue exchanged
@@ -316,6 +301,8 @@ void MainWindow::CreateDocks() {
 
 void MainWindow::CreateStatusBar() {
   scene_label_ = new QLabel(this);
+  // the scene's name gives way first when a load's progress needs the room (the title has it too)
+  scene_label_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   sim_label_ = new QLabel(this);
   device_label_ = new QLabel(tr("Vulkan: starting…"), this);
   fps_label_ = new QLabel(this);
@@ -343,6 +330,14 @@ void MainWindow::CreateStatusBar() {
         if (warnings > 0) parts << tr("%n warning(s)", nullptr, warnings);
         problems_button_->setText(parts.join(QStringLiteral(", ")));
       });
+  // loads: progress and Cancel while one runs, Esc anywhere in the window
+  loader_ = new SceneLoader(statusBar(), this);
+  addAction(loader_->cancel_action());
+  connect(loader_, &SceneLoader::Finished, this,
+          [this](const QString& path, const SceneLoader::Result& result) {
+            ApplyLoadResult(path, *result);
+          });
+  connect(loader_, &SceneLoader::Cancelled, this, &MainWindow::OnLoadCancelled);
   statusBar()->addWidget(scene_label_, 1);
   statusBar()->addPermanentWidget(problems_button_);
   statusBar()->addPermanentWidget(sim_label_);
@@ -438,18 +433,8 @@ void MainWindow::SendPacing() {
 
 void MainWindow::OpenScene(const QString& path) {
   scene_path_ = path;
-  const int generation = ++load_generation_;
-  scene_label_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-  // parse on Qt's pool; the watcher delivers the result back on the GUI thread
-  auto* watcher = new QFutureWatcher<LoadResult>(this);
-  connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, path, generation] {
-    const LoadResult result = watcher->result();
-    watcher->deleteLater();
-    // a newer Open or Reload has superseded this load
-    if (generation != load_generation_) return;
-    ApplyLoadResult(path, *result);
-  });
-  watcher->setFuture(QtConcurrent::run(&LoadSceneFile, path));
+  // a newer Open or Reload supersedes the load still running
+  loader_->Load(path);
 }
 
 
@@ -461,7 +446,9 @@ void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>&
   if (!diagnostics.empty()) ShowDiagnosticsPanel();
 
   last_load_failed_ = !result.ok();
+  last_load_cancelled_ = false;
   if (result.ok()) {
+    applied_path_ = path;
     const io::Scene& scene = result.value();
     const Model& model = *scene.model;
     // the scene's own camera, exactly (tests project points with the same camera)
@@ -493,6 +480,17 @@ void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>&
                                  .arg(errors == 1 ? tr("error") : tr("errors")));
   }
   emit SceneLoadFinished(result.ok(), path);
+}
+
+
+void MainWindow::OnLoadCancelled(const QString& path) {
+  // nothing of the load is kept: the scene, its diagnostics and Reload stay as they were
+  last_load_failed_ = true;
+  last_load_cancelled_ = true;
+  scene_path_ = applied_path_;
+  std::cerr << "contact-studio: load of " << path.toStdString() << " cancelled" << std::endl;
+  statusBar()->showMessage(tr("Load of %1 cancelled").arg(QFileInfo(path).fileName()));
+  emit SceneLoadFinished(false, path);
 }
 
 

@@ -2,9 +2,10 @@
 // (play/pause, step, reset, real time), a status bar (scene, simulated time and real-time factor,
 // step time, Vulkan device, frame rate), the Vulkan viewport as central widget and dockable panels
 // around it (scene and joints, solver settings, convergence plots, statistics, diagnostics).
-// Scenes load on a worker thread of Qt's pool; a loaded scene is handed to the simulation worker
-// (SimBridge), which swaps it in at a step boundary; a failed load never replaces the scene that
-// runs. Shortcuts follow MuJoCo's simulate: Space plays/pauses, → steps, Backspace resets.
+// Scenes load on a worker thread of Qt's pool (SceneLoader: progress and Cancel in the status
+// bar); a loaded scene is handed to the simulation worker (SimBridge), which swaps it in at a step
+// boundary; a load that fails or is cancelled never replaces the scene that runs. Shortcuts follow
+// MuJoCo's simulate: Space plays/pauses, → steps, Backspace resets, Esc cancels a load.
 #pragma once
 
 #include <memory>
@@ -31,6 +32,7 @@ namespace sim::ui {
 
 class ConvergencePanel;
 class DiagnosticsPanel;
+class SceneLoader;
 class ScenePanel;
 class SimBridge;
 class SolverPanel;
@@ -53,7 +55,8 @@ class MainWindow : public QMainWindow {
   /// Loads the scene, URDF or mesh at `path` (io::LoadAnyScene: a lone robot or mesh gets a default
   /// scene) off the GUI thread and starts simulating it when done. On failure the diagnostics go to
   /// stderr and the diagnostics panel, and the current scene keeps running (an empty one when
-  /// nothing was loaded yet). Emits SceneLoadFinished either way. An empty `path` fails with a
+  /// nothing was loaded yet); so it does when the load is cancelled (Cancel, Esc). A load still
+  /// running is cancelled. Emits SceneLoadFinished either way. An empty `path` fails with a
   /// diagnostic saying that no scene was found.
   void OpenScene(const QString& path);
 
@@ -72,15 +75,18 @@ class MainWindow : public QMainWindow {
   VulkanViewport* viewport() const { return viewport_; }
   SimBridge* simulation() const { return bridge_; }
   DiagnosticsPanel* diagnostics_panel() const { return diagnostics_panel_; }
-  /// The last load failed (the window shows the previous scene or an empty one).
+  SceneLoader* scene_loader() const { return loader_; }
+  /// The last load failed or was cancelled (the window shows the previous scene or an empty one).
   bool last_load_failed() const { return last_load_failed_; }
+  /// The last load was cancelled.
+  bool last_load_cancelled() const { return last_load_cancelled_; }
   /// A rendering error has been reported by the viewport.
   bool render_failed() const { return render_failed_; }
   /// Recently opened files, newest first (QSettings "recentFiles").
   QStringList RecentFiles() const;
 
  signals:
-  /// A load finished; `ok` false when it failed (its diagnostics are listed).
+  /// A load finished; `ok` false when it failed (its diagnostics are listed) or was cancelled.
   void SceneLoadFinished(bool ok, const QString& path);
 
  private:
@@ -92,6 +98,7 @@ class MainWindow : public QMainWindow {
   void ConnectSimulation();
 
   void ApplyLoadResult(const QString& path, const Expected<io::Scene>& result);
+  void OnLoadCancelled(const QString& path);
   void ShowEmptyScene();
   void OnSceneChanged(const SimSnapshot& snapshot);
   void OnSnapshot(const SimSnapshot& snapshot);
@@ -111,6 +118,7 @@ class MainWindow : public QMainWindow {
   VulkanViewport* viewport_ = nullptr;
   QWidget* viewport_container_ = nullptr;
   SimBridge* bridge_ = nullptr;
+  SceneLoader* loader_ = nullptr;
   ScenePanel* scene_panel_ = nullptr;
   SolverPanel* solver_panel_ = nullptr;
   ConvergencePanel* convergence_panel_ = nullptr;
@@ -140,9 +148,10 @@ class MainWindow : public QMainWindow {
   QTimer* fps_timer_ = nullptr;
 
   std::vector<io::SolverConfig> compare_configs_;
-  QString scene_path_;       // last path asked for (what Reload loads again)
-  int load_generation_ = 0;  // only the newest load is applied
+  QString scene_path_;    // last path asked for (what Reload loads again)
+  QString applied_path_;  // path of the scene that was last loaded
   bool last_load_failed_ = false;
+  bool last_load_cancelled_ = false;
   bool render_failed_ = false;
   double speed_ = 1.0;  // real-time factor asked for
 };

@@ -10,11 +10,16 @@
 
 #include <QApplication>
 #include <QKeySequence>
+#include <QLabel>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QToolButton>
 #include <QtTest/QTest>
 
 #include "engine/model/model.h"
 #include "ui/main_window.h"
 #include "ui/panels/diagnostics_panel.h"
+#include "ui/scene_loader.h"
 #include "ui/sim_bridge.h"
 #include "ui/viewport/vulkan_viewport.h"
 
@@ -38,8 +43,7 @@ long ResidentKb() {
 ScriptedRun::ScriptedRun(MainWindow* window, ScriptedRunOptions options, QObject* parent)
     : QObject(parent), window_(window), options_(std::move(options)) {
   options_.frames = std::max(1, options_.frames);
-  connect(window_, &MainWindow::SceneLoadFinished, this,
-          [this](bool ok, const QString&) { OnSceneLoadFinished(ok); });
+  connect(window_, &MainWindow::SceneLoadFinished, this, &ScriptedRun::OnSceneLoadFinished);
   // queued: the screenshot renders a frame of its own, which cannot happen inside a frame
   connect(window_->viewport(), &VulkanViewport::FrameRendered, this, &ScriptedRun::OnFrameRendered,
           Qt::QueuedConnection);
@@ -52,9 +56,16 @@ ScriptedRun::ScriptedRun(MainWindow* window, ScriptedRunOptions options, QObject
 }
 
 
-void ScriptedRun::OnSceneLoadFinished(bool ok) {
-  // only the first load (the one from the command line) starts the count
-  if (counting_ || done_) return;
+void ScriptedRun::OnSceneLoadFinished(bool ok, const QString& path) {
+  // a later load (--open-after) is only told; the first one (the command line's) starts the count
+  if (counting_ || done_) {
+    const auto& snapshot = *window_->simulation()->latest();
+    const char* outcome = window_->last_load_cancelled() ? "cancelled" : ok ? "ok" : "failed";
+    std::cout << "load: " << outcome << " " << path.toStdString() << " at sim time "
+              << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s\n"
+              << "status: " << window_->statusBar()->currentMessage().toStdString() << std::endl;
+    return;
+  }
   load_failed_ = !ok;
   counting_ = true;
   start_frame_ = window_->viewport()->frames_rendered();
@@ -73,7 +84,9 @@ void ScriptedRun::OnFrameRendered(quint64 count) {
   if (options_.memory_log_every > 0 && frame > 0 && frame % options_.memory_log_every == 0) {
     LogMemory(frame);
   }
-  if (count < target_frame_) {
+  if (!options_.cancel_load_screenshot.isEmpty()) CancelLoadWhenShown();
+  // the frames are done once a load the script started has ended too
+  if (count < target_frame_ || (opened_after_ && window_->scene_loader()->loading())) {
     PlayScript(frame);
     return;
   }
@@ -120,6 +133,31 @@ void ScriptedRun::PlayScript(quint64 frame) {
               << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
     window_->OpenScene(options_.open_after);
   }
+}
+
+
+void ScriptedRun::CancelLoadWhenShown() {
+  const SceneLoader& loader = *window_->scene_loader();
+  if (!opened_after_ || cancel_clicked_ || !loader.progress_widget()->isVisible() ||
+      loader.progress_bar()->value() <= 0) {
+    return;
+  }
+  cancel_clicked_ = true;
+  // the bar's place in the window too, so that tests can find it in the screenshot
+  const QProgressBar& bar = *loader.progress_bar();
+  const QPoint at = bar.mapTo(window_, QPoint(0, 0));
+  std::cout << "load progress: " << bar.value() * 100.0 / bar.maximum() << " % ("
+            << loader.stage_label()->toolTip().toStdString() << ") bar at " << at.x() << " "
+            << at.y() << " " << bar.width() << " " << bar.height() << std::endl;
+  // the window as the user sees it while loading, then the click a user would make
+  QString error;
+  if (window_->SaveScreenshot(options_.cancel_load_screenshot, &error)) {
+    std::cout << "loading screenshot: " << options_.cancel_load_screenshot.toStdString()
+              << std::endl;
+  } else {
+    std::cerr << "contact-studio: error: screenshot: " << error.toStdString() << std::endl;
+  }
+  QTest::mouseClick(loader.cancel_button(), Qt::LeftButton);
 }
 
 
@@ -196,7 +234,10 @@ void ScriptedRun::PrintSummary() const {
   }
   const DiagnosticsPanel& diagnostics = *window_->diagnostics_panel();
   std::cout << "diagnostics: " << diagnostics.error_count() << " errors, "
-            << diagnostics.warning_count() << " warnings" << std::endl;
+            << diagnostics.warning_count() << " warnings\n"
+            << "load widgets: "
+            << (window_->scene_loader()->progress_widget()->isVisible() ? "visible" : "hidden")
+            << std::endl;
   std::cout.precision(precision);
 }
 

@@ -2,17 +2,21 @@
 // the GUI smoke tests and to make README screenshots. After the first scene load finishes it counts
 // N rendered frames, then saves the screenshot and/or quits with an exit code that says whether the
 // load, the rendering and the screenshot all worked. On the way it can play a ctrl+drag on the
-// viewport with QTest mouse events (`--drag X0,Y0,X1,Y1`), press keys (`--keys Space,Right`) and
-// open another file halfway (`--open-after FILE`); it can log its resident memory every few frames
+// viewport with QTest mouse events (`--drag X0,Y0,X1,Y1`), press keys (`--keys Space,Right`),
+// open another file halfway (`--open-after FILE`) and cancel that load once it shows its progress
+// (`--cancel-load SHOT.png`: the window saved, then the Cancel button clicked with QTest); it
+// acts only once a load it started has ended. It can log its resident memory every few frames
 // (`--memory-log N`: "memory: frame F rss R kB step S", VmRSS from /proc/self/status and lane 0's
-// step) for soak tests. At
-// the end it prints what happened on stdout:
+// step) for soak tests. On the way and at the end it prints what happened on stdout:
+//   load: ok|failed|cancelled PATH at sim time T s    (each load after the first)
+//   status: MESSAGE                                   (the status bar's message then)
 //   sim: time T s, steps N, running|paused
 //   lanes: LABEL | LABEL ...
 //   frame time: median F ms (R fps); step time: median S ms
 //   scene: NAME
 //   shape NAME x y z            (lane 0's shapes, world positions [m])
 //   diagnostics: E errors, W warnings
+//   load widgets: hidden|visible
 #pragma once
 
 #include <vector>
@@ -38,6 +42,9 @@ struct ScriptedRunOptions {
   bool drag = false;
   QPointF drag_from, drag_to;
   QString open_after;  ///< file to open at half the frames; empty: none
+  /// non-empty: once the `open_after` load shows a progress value, save the window here and click
+  /// the Cancel button
+  QString cancel_load_screenshot;
   /// keys pressed on the main window at a quarter of the frames, in order (e.g. Space, Right)
   QStringList keys;
   /// > 0: press `keys` every this many frames instead (e.g. V cycles the views)
@@ -61,12 +68,13 @@ class ScriptedRun : public QObject {
   void Finished(int exit_code);
 
  private:
-  void OnSceneLoadFinished(bool ok);
+  void OnSceneLoadFinished(bool ok, const QString& path);
   void OnFrameRendered(quint64 count);
   void OnStalled();
   void Act();
   void PlayScript(quint64 frame);
   void PressKeys(const QStringList& names);
+  void CancelLoadWhenShown();
   void LogMemory(quint64 frame) const;
   void PrintSummary() const;
 
@@ -81,6 +89,7 @@ class ScriptedRun : public QObject {
   bool drag_pressed_ = false;
   bool drag_released_ = false;
   bool opened_after_ = false;
+  bool cancel_clicked_ = false;
   bool keys_pressed_ = false;
   bool paused_ = false;
   QElapsedTimer frame_clock_;

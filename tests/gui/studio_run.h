@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -84,6 +85,13 @@ inline std::string XvfbRun(const std::string& env, const std::string& args) {
          Quote(kXvfbScreen) + " " + Quote(kStudio) + " " + args;
 }
 
+
+// the first number after `key` in `text` (the studio's summary lines)
+inline std::optional<double> NumberAfter(const std::string& text, const std::string& key) {
+  const std::size_t at = text.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  return std::stod(text.substr(at + key.size()));
+}
 
 inline std::string RunReport(const RunResult& run) {
   return "exit code " + std::to_string(run.exit_code) + "\n--- stdout\n" + run.out +

@@ -27,13 +27,6 @@ namespace {
 
 using namespace studio_test;  // NOLINT: the helpers of these tests
 
-// the first number after `key` in `text`
-std::optional<double> NumberAfter(const std::string& text, const std::string& key) {
-  const std::size_t at = text.find(key);
-  if (at == std::string::npos) return std::nullopt;
-  return std::stod(text.substr(at + key.size()));
-}
-
 // "KIND NAME x y z" lines of the summary: shape positions (KIND "shape") and soft bodies' centres,
 // the mean of their nodes (KIND "soft")
 std::map<std::string, Vec3> SummaryPositions(const std::string& out, const std::string& kind) {
