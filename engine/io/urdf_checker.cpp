@@ -354,9 +354,18 @@ void UrdfChecker::Joint(const XMLElement* joint) {
 
 
 void UrdfChecker::Robot(const XMLElement* robot) {
+  int links = 0, joints = 0;
   for (const XMLElement* e = robot->FirstChildElement(); e != nullptr;
        e = e->NextSiblingElement()) {
     const std::string tag = e->Name();
+    // a robot over the size limit is refused at once: neither its references nor urdfdom's
+    // reading of it are worth the time
+    if ((tag == "link" && ++links > kMaxUrdfLinks) ||
+        (tag == "joint" && ++joints > kMaxUrdfLinks)) {
+      Error(e, "the robot has more than " + std::to_string(kMaxUrdfLinks) + " " + tag +
+                   "s (the limit of one robot)");
+      return;
+    }
     if (tag == "link") {
       Link(e);
     } else if (tag == "joint") {

@@ -17,6 +17,11 @@
 
 namespace sim::io {
 
+/// Most links, and most joints, of one robot: far above any robot we know of (Fetch has 25
+/// links). A larger file is refused at its first link or joint over the limit, before urdfdom
+/// reads it (urdfdom takes 47 s on a chain of 10^6 links).
+inline constexpr int kMaxUrdfLinks = 10000;
+
 struct UrdfOptions {
   /// Roots searched for `package://pkg/rest` before CONTACT_STUDIO_PACKAGE_PATH and
   /// ROS_PACKAGE_PATH (both colon-separated): R/pkg/rest, and R/rest when R's basename is pkg.
