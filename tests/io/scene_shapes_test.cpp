@@ -2,6 +2,7 @@
 // "sdf" (analytic field) and "tetmesh" (deformable solid), with their mass properties and errors.
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -170,6 +171,48 @@ TEST(SceneShapesTest, AnalyticSdfErrors) {
                   .diagnostics()
                   .Format(),
               HasSubstr("needs 'children': an array of 2 fields"));
+}
+
+// An analytic field object whose nodes each start a line, in the reader's (depth-first) order:
+// node n (0-based) is on line n + 2. `chain` levels of unions with a sphere as the first child,
+// or a balanced tree of unions `balanced` levels deep.
+std::string FieldScene(int chain, int balanced) {
+  std::string text = R"({"objects": [{"name": "f", "type": "sdf", "fixed": true, "shape":)";
+  const std::string sphere = "\n{\"primitive\": \"sphere\", \"radius\": 0.1}";
+  const std::function<std::string(int)> tree = [&](int levels) -> std::string {
+    if (levels == 0) return sphere;
+    return "\n{\"op\": \"union\", \"children\": [" + tree(levels - 1) + "," + tree(levels - 1) +
+           "]}";
+  };
+  std::string closing;
+  for (int i = 0; i < chain; ++i) {
+    text += "\n{\"op\": \"union\", \"children\": [" + sphere + ",";
+    closing += "]}";
+  }
+  return text + tree(balanced) + closing + "}]}";
+}
+
+// Sample() recurses once per level and evaluates every node: a field deeper than 64 levels or
+// larger than 1024 nodes is refused at the node that goes over, once, before it is evaluated
+TEST(SceneShapesTest, AnalyticSdfTreeLimitsAreLocatedAtTheNodeOverThem) {
+  // 64 levels of unions above the deepest sphere load
+  Expected<Scene> deepest = ParseScene(FieldScene(kMaxSdfDepth, 0), "s.json");
+  ASSERT_TRUE(deepest.ok()) << deepest.diagnostics().Format();
+  EXPECT_EQ(deepest->model->shape_geometry[0].sdf->node_count(), 2 * kMaxSdfDepth + 1);
+  // one level more: the first node at level 65 is node 129, the sphere of the 65th union
+  Expected<Scene> deep = ParseScene(FieldScene(kMaxSdfDepth + 1, 0), "s.json");
+  ASSERT_FALSE(deep.ok());
+  ASSERT_EQ(deep.diagnostics().items().size(), 1u) << deep.diagnostics().Format();
+  EXPECT_THAT(deep.diagnostics().Format(),
+              HasSubstr("s.json:131: error: object 'f' 'shape' nests deeper than 64 levels (this "
+                        "node is at level 65)"));
+  // 2047 nodes: node 1025 (0-based 1024) is the first over the limit
+  Expected<Scene> wide = ParseScene(FieldScene(0, 10), "s.json");
+  ASSERT_FALSE(wide.ok());
+  ASSERT_EQ(wide.diagnostics().items().size(), 1u) << wide.diagnostics().Format();
+  EXPECT_THAT(wide.diagnostics().Format(),
+              HasSubstr("s.json:1026: error: object 'f' 'shape' has more than 1024 nodes (this is "
+                        "node 1025)"));
 }
 
 TEST(SceneShapesTest, TetMeshBecomesASoftBodyOfParticles) {
