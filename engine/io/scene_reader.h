@@ -24,6 +24,10 @@ namespace sim::io {
 inline constexpr double kDegToRad = std::numbers::pi / 180.0;
 /// Joint positions, limits and drive targets beyond this are typos, not mechanisms [rad or m].
 inline constexpr double kMaxJointCoordinate = 1e4;
+/// Finest `sdf_resolution` of a mesh or robot: the grid SDF is built in O(N³) time and memory
+/// (a 0.56 x 0.56 x 0.66 m Fetch base shell of 1728 triangles: 7.5 s of CPU at 256, 60 s and
+/// 1 GB at 512).
+inline constexpr int kMaxSdfResolution = 256;
 /// At most this many names are listed in "unknown name" messages.
 inline constexpr int kMaxListedNames = 12;
 

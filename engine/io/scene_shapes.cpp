@@ -197,7 +197,7 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
   int resolution = 64;
   bool ok = ReadScale(reader, object, &scale, what);
   ok &= reader.ReadString(object, "collision", &collision, what);
-  ok &= reader.ReadInt(object, "sdf_resolution", &resolution, 8, 512, what);
+  ok &= reader.ReadInt(object, "sdf_resolution", &resolution, 8, kMaxSdfResolution, what);
   int hull_vertices = kDefaultHullVertices;
   ok &= reader.ReadInt(object, "hull_vertices", &hull_vertices, 4, 100000, what);
   if (collision != "sdf" && collision != "hull") {

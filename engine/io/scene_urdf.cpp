@@ -56,7 +56,8 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   ok &= reader.ReadEnum<MeshCollision>(
       object, "collision_meshes", {{"hull", MeshCollision::kHull}, {"sdf", MeshCollision::kSdf}},
       &placement.collision_meshes, what);
-  ok &= reader.ReadInt(object, "sdf_resolution", &placement.sdf_resolution, 8, 512, what);
+  ok &= reader.ReadInt(object, "sdf_resolution", &placement.sdf_resolution, 8, kMaxSdfResolution,
+                       what);
   ok &= reader.ReadInt(object, "hull_vertices", &placement.hull_vertices, 4, 100000, what);
   ok &= reader.ReadNumber(object, "joint_friction_scale", &placement.joint_friction_scale, 0, 1e3,
                           what);

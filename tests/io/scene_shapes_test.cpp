@@ -1,8 +1,10 @@
 // Scene objects backed by files and fields: "mesh" (SDF-backed triangle mesh or convex hull),
 // "sdf" (analytic field) and "tetmesh" (deformable solid), with their mass properties and errors.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <numbers>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -213,6 +215,45 @@ TEST(SceneShapesTest, AnalyticSdfTreeLimitsAreLocatedAtTheNodeOverThem) {
   EXPECT_THAT(wide.diagnostics().Format(),
               HasSubstr("s.json:1026: error: object 'f' 'shape' has more than 1024 nodes (this is "
                         "node 1025)"));
+}
+
+// The SDF of a mesh takes O(N³) for N cells along its longest side, and each band node tests
+// every triangle whose bounds hold it: the resolution is bounded, and a mesh of large,
+// overlapping triangles is refused with the largest resolution it fits at
+TEST(SceneShapesTest, SdfResolutionWorkIsBounded) {
+  const std::string cube = WriteCube("cs_cube_res.obj");
+  EXPECT_THAT(
+      ParseScene(SceneWith(R"({"name": "m", "type": "mesh", "file": ")" + cube + R"(",
+      "sdf_resolution": 512})"),
+                 "s.json")
+          .diagnostics()
+          .Format(),
+      HasSubstr("s.json:2: error: object 'm' 'sdf_resolution' is 512, expected a whole number "
+                "in [8, 256]"));
+  // a bipyramid of 1000 slivers from the axis to the rim: each spans a quarter of the grid
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "cs_bipyramid.obj";
+  {
+    constexpr int kRim = 500;
+    std::ofstream obj(path);
+    obj << "v 0 0 1\nv 0 0 -1\n";
+    for (int i = 0; i < kRim; ++i) {
+      const double angle = 2 * std::numbers::pi * i / kRim;
+      obj << "v " << std::cos(angle) << " " << std::sin(angle) << " 0\n";
+    }
+    for (int i = 0; i < kRim; ++i) {
+      const int a = 3 + i, b = 3 + (i + 1) % kRim;
+      obj << "f 1 " << a << " " << b << "\nf 2 " << b << " " << a << "\n";
+    }
+  }
+  const std::string errors = ParseScene(SceneWith(R"({"name": "m", "type": "mesh", "fixed": true,
+      "file": ")" + path.string() + R"(", "sdf_resolution": 256})"),
+                                        "s.json")
+                                 .diagnostics()
+                                 .Format();
+  EXPECT_THAT(errors, HasSubstr("cs_bipyramid.obj': at SDF resolution 256 its 1000 "
+                                "triangles span 432748800 grid nodes (at most 33554432, each a "
+                                "distance test); the largest resolution that fits is 109"));
+  EXPECT_THAT(errors, HasSubstr("s.json:2: note: loaded by object 'm' (at /objects/0/file)"));
 }
 
 TEST(SceneShapesTest, TetMeshBecomesASoftBodyOfParticles) {
