@@ -194,7 +194,8 @@ Expected<Scene> MakeDefaultSceneFor(const std::string& path) {
       "{\"name\": " + JsonString(file.filename().string()) +
       ", \"description\": " + JsonString("default scene around " + file.filename().string()) +
       ", \"objects\": [" + object + "]}";
-  Expected<Scene> loaded = ParseScene(text, generated);
+  // the file the user opened is read wherever it is, with the resources it names
+  Expected<Scene> loaded = ParseScene(text, generated, SceneOptions{.file_roots = {"/"}});
   // the file's own diagnostics, without notes that point into the generated text
   for (const Diagnostic& d : loaded.diagnostics().items()) {
     if (d.source != generated || d.severity == Severity::kError) diagnostics.Add(d);

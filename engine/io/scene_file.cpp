@@ -546,11 +546,12 @@ bool ReadObjectColor(SceneReader& reader, const JsonValue& object, std::array<fl
 }
 
 
-Expected<Scene> ParseScene(const std::string& text, const std::string& source_name) {
+Expected<Scene> ParseScene(const std::string& text, const std::string& source_name,
+                           const SceneOptions& options) {
   Expected<JsonValue> json = ParseJson(text, source_name);
   if (!json.ok()) return json.diagnostics();
   Diagnostics diagnostics = json.diagnostics();
-  SceneReader reader(source_name, &diagnostics);
+  SceneReader reader(source_name, &diagnostics, options);
   const JsonValue& root = json.value();
   if (!reader.ExpectType(root, JsonValue::Type::kObject, "the scene")) return diagnostics;
 
@@ -594,10 +595,10 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
 }
 
 
-Expected<Scene> LoadScene(const std::string& path) {
+Expected<Scene> LoadScene(const std::string& path, const SceneOptions& options) {
   Expected<std::string> text = ReadTextFile(path, "scene");
   if (!text.ok()) return text.diagnostics();
-  return ParseScene(text.value(), path);
+  return ParseScene(text.value(), path, options);
 }
 
 }  // namespace sim::io

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/core/diagnostics.h"
 #include "engine/model/model.h"
@@ -18,11 +19,20 @@ struct Scene {
   State initial_state;
 };
 
+/// How a scene is read. The defaults are the studio's and contact-sim's.
+struct SceneOptions {
+  /// Folders whose files the scene may name besides its own folder, the shipped resources/ and
+  /// the folders of CONTACT_STUDIO_FILE_ROOTS (file_roots.h); "/" allows every path.
+  std::vector<std::string> file_roots;
+};
+
 /// Loads and validates a scene file. Paths inside are relative to the file. Never throws for bad
 /// input: all problems found are returned as diagnostics.
-Expected<Scene> LoadScene(const std::string& path);
+Expected<Scene> LoadScene(const std::string& path, const SceneOptions& options = {});
 
-/// Same, from text already in memory; `source_name` is used in diagnostics.
-Expected<Scene> ParseScene(const std::string& text, const std::string& source_name);
+/// Same, from text already in memory; `source_name` is used in diagnostics, and files are
+/// resolved against (and confined to) its folder as for a file of that name.
+Expected<Scene> ParseScene(const std::string& text, const std::string& source_name,
+                           const SceneOptions& options = {});
 
 }  // namespace sim::io

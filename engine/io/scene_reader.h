@@ -13,7 +13,9 @@
 
 #include "engine/core/diagnostics.h"
 #include "engine/geometry/visual_mesh.h"
+#include "engine/io/file_roots.h"
 #include "engine/io/json_document.h"
+#include "engine/io/scene_file.h"
 #include "engine/io/text_util.h"  // Join, FormatNumber for messages
 #include "engine/model/model.h"
 #include "engine/state/state.h"
@@ -41,8 +43,11 @@ using ObjectNames = std::map<std::string, ObjectRef>;
 
 class SceneReader {
  public:
-  SceneReader(std::string source, Diagnostics* diagnostics)
-      : source_(std::move(source)), diagnostics_(diagnostics) {}
+  SceneReader(std::string source, Diagnostics* diagnostics, const SceneOptions& options)
+      : source_(std::move(source)),
+        diagnostics_(diagnostics),
+        options_(options),
+        file_roots_(FileRoots::ForScene(source_, options.file_roots)) {}
 
   void Error(const JsonValue& at, const std::string& message) {
     diagnostics_->Error(source_, at.line(), at.pointer(), message);
@@ -125,10 +130,19 @@ class SceneReader {
 
   const std::string& source() const { return source_; }
   Diagnostics* diagnostics() { return diagnostics_; }
+  const SceneOptions& options() const { return options_; }
+  /// The folders the scene's files may be in.
+  const FileRoots& file_roots() const { return file_roots_; }
+
+  /// `path` (a file or folder the scene names at `at`) when it lies inside file_roots(), else ""
+  /// after an error at `at` naming the roots and how to allow more.
+  std::string Confined(const std::string& path, const JsonValue& at, const std::string& what);
 
  private:
   std::string source_;
   Diagnostics* diagnostics_;
+  SceneOptions options_;
+  FileRoots file_roots_;
 };
 
 /// Collision filter of an object's shapes (see Model::shape_collision_group): 'collision_group'

@@ -28,7 +28,7 @@ std::string ResolveFile(SceneReader& reader, const JsonValue& object, const std:
   if (!reader.ExpectType(*file, JsonValue::Type::kString, what + " 'file'")) return "";
   std::filesystem::path path(file->string());
   if (path.is_relative()) path = std::filesystem::path(reader.source()).parent_path() / path;
-  return path.lexically_normal().string();
+  return reader.Confined(path.lexically_normal().string(), *file, what + " 'file'");
 }
 
 namespace {

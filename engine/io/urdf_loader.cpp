@@ -70,8 +70,6 @@ std::string UrdfRobot::JointSummary() const {
 }
 
 
-namespace {
-
 // package roots in search order: options, CONTACT_STUDIO_PACKAGE_PATH, ROS_PACKAGE_PATH
 std::vector<std::string> PackageRoots(const std::vector<std::string>& from_options) {
   std::vector<std::string> roots = from_options;
@@ -87,6 +85,8 @@ std::vector<std::string> PackageRoots(const std::vector<std::string>& from_optio
   return roots;
 }
 
+
+namespace {
 
 bool IsFile(const fs::path& path) {
   std::error_code ec;
@@ -328,6 +328,7 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
             g.texture = ResolveResource(visual.material->texture_filename,
                                         fs::path(source_name).parent_path().string(),
                                         options.package_paths, &tried);
+            if (!checker.Allowed(g.texture)) g.texture.clear();
           }
         }
         link.visuals.push_back(g);
