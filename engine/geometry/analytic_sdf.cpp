@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <sstream>
 
@@ -346,6 +347,26 @@ std::vector<std::string> AnalyticSdf::Validate() const {
         }
         break;
     }
+  }
+  if (!messages.empty()) return messages;
+  // depth and evaluated nodes below each node, children first (the array's order); a node
+  // shared by parents is evaluated once per use, so the count may grow faster than the array
+  std::vector<int> depth(nodes_.size(), 0);
+  std::vector<long long> evaluated(nodes_.size(), 1);
+  for (int i = 0; i < node_count(); ++i) {
+    const SdfNode& n = nodes_[i];
+    if (n.child_a < 0 || n.child_b < 0) continue;
+    depth[i] = 1 + std::max(depth[n.child_a], depth[n.child_b]);
+    evaluated[i] = std::min<long long>(1 + evaluated[n.child_a] + evaluated[n.child_b],
+                                       std::numeric_limits<int>::max());
+  }
+  if (depth[root_] > kMaxSdfDepth) {
+    report(root_, "the tree is " + std::to_string(depth[root_]) + " levels deep (at most " +
+                      std::to_string(kMaxSdfDepth) + ")");
+  }
+  if (evaluated[root_] > kMaxSdfEvaluatedNodes) {
+    report(root_, "a sample evaluates " + std::to_string(evaluated[root_]) + " nodes (at most " +
+                      std::to_string(kMaxSdfEvaluatedNodes) + ")");
   }
   return messages;
 }

@@ -31,6 +31,12 @@
 
 namespace sim {
 
+/// Most levels of combinations from the root to a primitive: Sample() recurses once per level.
+inline constexpr int kMaxSdfDepth = 64;
+/// Most nodes one Sample() evaluates (a node shared by several parents counts once per use): the
+/// cost of every sample, and the field is drawn from 65³ of them (~1 s at this size).
+inline constexpr int kMaxSdfEvaluatedNodes = 1024;
+
 /// Kind of one node of an AnalyticSdf.
 enum class SdfNodeType : std::uint8_t {
   kNone = 0,
@@ -106,7 +112,8 @@ class AnalyticSdf {
 
   /// Every problem of the node array, one human sentence each ("node 3 (box): half extent
   /// [1, -2, 1] must be positive"); empty when the field can be sampled. Checks sizes, NaN/Inf,
-  /// child indices (must precede the parent) and the root.
+  /// child indices (must precede the parent), the root, and the root's depth and evaluated
+  /// nodes against kMaxSdfDepth and kMaxSdfEvaluatedNodes.
   std::vector<std::string> Validate() const;
 
   /// φ(x) and ∇φ(x) at `x_F` [m] (field frame). Requires an empty Validate().

@@ -57,6 +57,72 @@ Vec3 FeatureNormal(const MeshTopology& topo, int t, const Vec3& b) {
   return topo.face_normals[t];
 }
 
+// The grid FromMesh samples a mesh with bounds [lo, hi] on: cubic cells of size h, `resolution`
+// cells along the longest padded axis, `dims` nodes per axis centred on the bounds. h is 0 when
+// the bounds have no extent.
+struct GridLayout {
+  Real h = 0;
+  Eigen::Vector3i dims = Eigen::Vector3i::Constant(2);
+  Vec3 lower = Vec3::Zero();
+  Vec3 upper = Vec3::Zero();
+};
+
+GridLayout LayOutGrid(const Vec3& lo, const Vec3& hi, const SdfGridOptions& options) {
+  const Vec3 extent = hi - lo;
+  const Real longest = extent.maxCoeff();
+  const Real diagonal = extent.norm();
+  const int n = options.resolution;
+  Real padding = options.padding;
+  GridLayout layout;
+  if (padding >= 0) {
+    layout.h = (longest + 2 * padding) / n;
+  } else {
+    // default: 3 cells (h = L / (n − 6)) unless 5 % of the diagonal is larger
+    layout.h = longest / (n - 6);
+    padding = 3 * layout.h;
+    if (0.05 * diagonal > padding) {
+      padding = 0.05 * diagonal;
+      layout.h = (longest + 2 * padding) / n;
+    }
+  }
+  if (!(layout.h > 0) || !std::isfinite(layout.h)) return GridLayout{};
+  for (int a = 0; a < 3; ++a) {
+    layout.dims[a] = static_cast<int>(std::ceil((extent[a] + 2 * padding) / layout.h - 1e-9)) + 1;
+    layout.dims[a] = std::max(layout.dims[a], 2);
+  }
+  const Vec3 center = 0.5 * (lo + hi);
+  const Vec3 half = 0.5 * layout.h * (layout.dims - Eigen::Vector3i::Ones()).cast<Real>();
+  layout.lower = center - half;
+  layout.upper = center + half;
+  return layout;
+}
+
+// the node range [first, last] per axis of triangle t's bounds grown by `band` cells
+void NodeRange(const TriangleMesh& mesh, int t, const GridLayout& layout, Real band,
+               Eigen::Vector3i* first, Eigen::Vector3i* last) {
+  const Vec3& a = mesh.vertices[mesh.triangles[t][0]];
+  const Vec3& b = mesh.vertices[mesh.triangles[t][1]];
+  const Vec3& c = mesh.vertices[mesh.triangles[t][2]];
+  const Vec3 lo = (a.cwiseMin(b).cwiseMin(c) - layout.lower).array() - band * layout.h;
+  const Vec3 hi = (a.cwiseMax(b).cwiseMax(c) - layout.lower).array() + band * layout.h;
+  for (int d = 0; d < 3; ++d) {
+    (*first)[d] = std::max(0, static_cast<int>(std::ceil(lo[d] / layout.h)));
+    (*last)[d] = std::min(layout.dims[d] - 1, static_cast<int>(std::floor(hi[d] / layout.h)));
+  }
+}
+
+// pairs of a triangle and a grid node inside its bounds: the closest-triangle query of a band
+// node tests at least every triangle whose bounds hold it
+double TriangleNodePairs(const TriangleMesh& mesh, const GridLayout& layout) {
+  double pairs = 0;
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
+    Eigen::Vector3i first, last;
+    NodeRange(mesh, t, layout, 0, &first, &last);
+    pairs += std::max(1.0, (last - first + Eigen::Vector3i::Ones()).cast<double>().prod());
+  }
+  return pairs;
+}
+
 }  // namespace
 
 
@@ -103,24 +169,15 @@ bool SdfGrid::FillFromMesh(const TriangleMesh& mesh, const MeshTopology& topo, R
   // band: nodes in a triangle's bounds grown by kBandCells h, a superset of the nodes within that
   // distance of the surface (> √3 h, the longest neighbour step of the sweeps below)
   std::vector<char> in_band(node_count, 0);
-  const Real band = kBandCells * h;
+  const GridLayout layout{.h = h, .dims = dims, .lower = lower, .upper = grid->upper_};
   const LoadProgress marking = progress.Part(0, kBandMarked);
-  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
     // a large triangle marks many nodes: checked per triangle
     if (progress.cancelled()) return false;
     if (t % 1024 == 0) marking.Report(static_cast<double>(t) / mesh.triangles.size());
-    const auto& tri = mesh.triangles[t];
-    const Vec3& a = mesh.vertices[tri[0]];
-    const Vec3& b = mesh.vertices[tri[1]];
-    const Vec3& c = mesh.vertices[tri[2]];
-    const Vec3 lo = (a.cwiseMin(b).cwiseMin(c) - lower).array() - band;
-    const Vec3 hi = (a.cwiseMax(b).cwiseMax(c) - lower).array() + band;
     Index3 first;
     Index3 last;
-    for (int d = 0; d < 3; ++d) {
-      first[d] = std::max(0, static_cast<int>(std::ceil(lo[d] / h)));
-      last[d] = std::min(dims[d] - 1, static_cast<int>(std::floor(hi[d] / h)));
-    }
+    NodeRange(mesh, t, layout, kBandCells, &first, &last);
     for (int k = first.z(); k <= last.z(); ++k) {
       for (int j = first.y(); j <= last.y(); ++j) {
         for (int i = first.x(); i <= last.x(); ++i) in_band[grid->NodeIndex(i, j, k)] = 1;
@@ -310,41 +367,45 @@ std::shared_ptr<const SdfGrid> SdfGrid::FromMesh(const TriangleMesh& mesh,
     lo = lo.cwiseMin(v);
     hi = hi.cwiseMax(v);
   }
-  const Vec3 extent = hi - lo;
-  const Real longest = extent.maxCoeff();
-  const Real diagonal = extent.norm();
-  const int n = options.resolution;
-  Real padding = options.padding;
-  Real h = 0;
-  if (padding >= 0) {
-    h = (longest + 2 * padding) / n;
-  } else {
-    // default: 3 cells (h = L / (n − 6)) unless 5 % of the diagonal is larger
-    h = longest / (n - 6);
-    padding = 3 * h;
-    if (0.05 * diagonal > padding) {
-      padding = 0.05 * diagonal;
-      h = (longest + 2 * padding) / n;
-    }
-  }
-  if (!(h > 0) || !std::isfinite(h)) {
+  const GridLayout layout = LayOutGrid(lo, hi, options);
+  if (layout.h == 0) {
     diagnostics->Error(mesh.name, 0, "", label + " has zero extent; no SDF can be sampled");
     return nullptr;
   }
-  auto grid = std::shared_ptr<SdfGrid>(new SdfGrid());
-  const Vec3 center = 0.5 * (lo + hi);
-  for (int a = 0; a < 3; ++a) {
-    grid->dims_[a] = static_cast<int>(std::ceil((extent[a] + 2 * padding) / h - 1e-9)) + 1;
-    grid->dims_[a] = std::max(grid->dims_[a], 2);
+  // large, overlapping triangles make every closest-triangle query of the band test many of
+  // them: that work is bounded before anything is allocated
+  const double pairs = TriangleNodePairs(mesh, layout);
+  if (pairs > kMaxSdfTriangleNodePairs) {
+    int fits = kMinResolution - 1;  // largest resolution within the bound, by bisection
+    for (int step = 1 << 14; step > 0; step /= 2) {
+      SdfGridOptions smaller = options;
+      smaller.resolution = fits + step;
+      if (smaller.resolution < options.resolution &&
+          TriangleNodePairs(mesh, LayOutGrid(lo, hi, smaller)) <= kMaxSdfTriangleNodePairs) {
+        fits = smaller.resolution;
+      }
+    }
+    diagnostics->Error(
+        mesh.name, 0, "",
+        label + ": at SDF resolution " + std::to_string(options.resolution) + " its " +
+            std::to_string(mesh.triangle_count()) + " triangles span " +
+            std::to_string(static_cast<long long>(pairs)) + " grid nodes (at most " +
+            std::to_string(static_cast<long long>(kMaxSdfTriangleNodePairs)) +
+            ", each a distance test); " +
+            (fits >= kMinResolution ? "the largest resolution that fits is " + std::to_string(fits)
+                                    : std::string("no resolution fits")));
+    return nullptr;
   }
-  grid->lower_ = center - 0.5 * h * (grid->dims_ - Index3::Ones()).cast<Real>();
-  grid->upper_ = center + 0.5 * h * (grid->dims_ - Index3::Ones()).cast<Real>();
-  const Index3 dims = grid->dims_;
-  grid->values_.resize(static_cast<size_t>(dims.prod()));
+  auto grid = std::shared_ptr<SdfGrid>(new SdfGrid());
+  grid->dims_ = layout.dims;
+  grid->lower_ = layout.lower;
+  grid->upper_ = layout.upper;
+  const Real h = layout.h;
+  grid->values_.resize(static_cast<size_t>(layout.dims.prod()));
 
   progress.Stage("building SDF of " + std::filesystem::path(mesh.name).filename().string() + " (" +
-                 std::to_string(dims.x()) + "×" + std::to_string(dims.y()) + "×" +
-                 std::to_string(dims.z()) + ")");
+                 std::to_string(layout.dims.x()) + "×" + std::to_string(layout.dims.y()) + "×" +
+                 std::to_string(layout.dims.z()) + ")");
   if (!FillFromMesh(mesh, topo, h, progress, grid.get())) {
     progress.CheckCancelled(mesh.name, diagnostics);
     return nullptr;

@@ -30,6 +30,13 @@ namespace sim {
 
 struct MeshTopology;
 
+/// Most pairs of a triangle and a grid node inside the triangle's bounds that
+/// `SdfGrid::FromMesh` accepts: each is a point–triangle distance of the band's closest-triangle
+/// queries (about 140 ns, so some 5 s at this bound). Small triangles pair with a node or two;
+/// large overlapping ones with much of the grid each, and are refused at a fine resolution with
+/// the largest resolution that fits.
+inline constexpr double kMaxSdfTriangleNodePairs = 1 << 25;
+
 /// Options of `SdfGrid::FromMesh`.
 struct SdfGridOptions {
   /// Number of cells along the longest axis of the padded bounds (≥ 8); cells are cubes.

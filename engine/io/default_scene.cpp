@@ -200,7 +200,9 @@ Expected<Scene> MakeDefaultSceneFor(const std::string& path, const LoadProgress&
       "{\"name\": " + JsonString(file.filename().string()) +
       ", \"description\": " + JsonString("default scene around " + file.filename().string()) +
       ", \"objects\": [" + object + "]}";
-  Expected<Scene> loaded = ParseScene(text, generated, progress.Part(0.5, 1));
+  // the file the user opened is read wherever it is, with the resources it names
+  Expected<Scene> loaded = ParseScene(
+      text, generated, SceneOptions{.file_roots = {"/"}, .progress = progress.Part(0.5, 1)});
   if (progress.cancelled()) return CancelledLoad(path);
   // the file's own diagnostics, without notes that point into the generated text
   for (const Diagnostic& d : loaded.diagnostics().items()) {

@@ -565,12 +565,13 @@ bool ReadObjectColor(SceneReader& reader, const JsonValue& object, std::array<fl
 
 
 Expected<Scene> ParseScene(const std::string& text, const std::string& source_name,
-                           const LoadProgress& progress) {
+                           const SceneOptions& options) {
+  const LoadProgress& progress = options.progress;
   progress.Stage("reading scene " + std::filesystem::path(source_name).filename().string());
   Expected<JsonValue> json = ParseJson(text, source_name);
   if (!json.ok()) return json.diagnostics();
   Diagnostics diagnostics = json.diagnostics();
-  SceneReader reader(source_name, &diagnostics);
+  SceneReader reader(source_name, &diagnostics, options);
   const JsonValue& root = json.value();
   if (!reader.ExpectType(root, JsonValue::Type::kObject, "the scene")) return diagnostics;
 
@@ -625,11 +626,11 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
 }
 
 
-Expected<Scene> LoadScene(const std::string& path, const LoadProgress& progress) {
-  progress.Stage("reading scene " + std::filesystem::path(path).filename().string());
+Expected<Scene> LoadScene(const std::string& path, const SceneOptions& options) {
+  options.progress.Stage("reading scene " + std::filesystem::path(path).filename().string());
   Expected<std::string> text = ReadTextFile(path, "scene");
   if (!text.ok()) return text.diagnostics();
-  return ParseScene(text.value(), path, progress);
+  return ParseScene(text.value(), path, options);
 }
 
 }  // namespace sim::io

@@ -42,6 +42,19 @@ bool SceneReader::ExpectType(const JsonValue& value, JsonValue::Type type,
 }
 
 
+std::string SceneReader::Confined(const std::string& path, const JsonValue& at,
+                                  const std::string& what) {
+  if (file_roots_.Contains(path)) return path;
+  // the file as written, and where it leads when that is not plain (a symbolic link, "..")
+  const std::string written = at.is_string() ? at.string() : path;
+  const std::string target = FileRoots::Target(path);
+  Error(at, what + " '" + written + "'" + (target != written ? " (" + target + ")" : "") +
+                " is outside the folders this scene may read (" + file_roots_.Describe() +
+                "); add its folder to " + kFileRootsVariable + " to allow it");
+  return "";
+}
+
+
 bool SceneReader::ReadNumber(const JsonValue& object, const char* key, double* out, double min,
                              double max, const std::string& what, bool exclusive_min) {
   const JsonValue* value = object.Find(key);

@@ -28,7 +28,7 @@ std::string ResolveFile(SceneReader& reader, const JsonValue& object, const std:
   if (!reader.ExpectType(*file, JsonValue::Type::kString, what + " 'file'")) return "";
   std::filesystem::path path(file->string());
   if (path.is_relative()) path = std::filesystem::path(reader.source()).parent_path() / path;
-  return path.lexically_normal().string();
+  return reader.Confined(path.lexically_normal().string(), *file, what + " 'file'");
 }
 
 namespace {
@@ -50,13 +50,32 @@ bool ReadScale(SceneReader& reader, const JsonValue& object, Vec3* scale, const 
   return reader.ReadArray<3>(object, "scale", scale, what, 1e-6, 1e6);
 }
 
+// what one field's tree has used of its limits, so each limit is reported once
+struct SdfTreeRead {
+  std::string field;  // "object 'f' 'shape'", for messages
+  int nodes = 0;
+  bool too_deep = false;
+  bool too_many = false;
+};
+
 // one node of an analytic field: {"primitive": "sphere", "radius": ..., "position", "rpy_deg"}
-// or {"op": "union" | "intersection" | "difference" | "smooth_union", "children": [a, b], "k"}
+// or {"op": "union" | "intersection" | "difference" | "smooth_union", "children": [a, b], "k"};
+// the tree is checked against the field's limits before anything below a node is read, so the
+// recursion is at most kMaxSdfDepth deep
 int ReadSdfNode(SceneReader& reader, const JsonValue& node, AnalyticSdf* field, int depth,
-                const std::string& what) {
+                const std::string& what, SdfTreeRead* tree) {
   if (!reader.ExpectType(node, JsonValue::Type::kObject, what)) return -1;
-  if (depth > 64) {
-    reader.Error(node, what + " nests deeper than 64 levels");
+  if (depth > kMaxSdfDepth || ++tree->nodes > kMaxSdfEvaluatedNodes) {
+    bool& reported = depth > kMaxSdfDepth ? tree->too_deep : tree->too_many;
+    if (!reported) {
+      reader.Error(node, depth > kMaxSdfDepth
+                             ? tree->field + " nests deeper than " + std::to_string(kMaxSdfDepth) +
+                                   " levels (this node is at level " + std::to_string(depth) + ")"
+                             : tree->field + " has more than " +
+                                   std::to_string(kMaxSdfEvaluatedNodes) + " nodes (this is node " +
+                                   std::to_string(tree->nodes) + ")");
+    }
+    reported = true;
     return -1;
   }
   if (const JsonValue* op = node.Find("op")) {
@@ -67,8 +86,10 @@ int ReadSdfNode(SceneReader& reader, const JsonValue& node, AnalyticSdf* field, 
       reader.Error(children ? *children : node, what + " needs 'children': an array of 2 fields");
       return -1;
     }
-    const int a = ReadSdfNode(reader, children->items()[0], field, depth + 1, what + " child 0");
-    const int b = ReadSdfNode(reader, children->items()[1], field, depth + 1, what + " child 1");
+    const int a =
+        ReadSdfNode(reader, children->items()[0], field, depth + 1, what + " child 0", tree);
+    const int b =
+        ReadSdfNode(reader, children->items()[1], field, depth + 1, what + " child 1", tree);
     if (a < 0 || b < 0) return -1;
     const std::string& name = op->string();
     if (name == "union") return field->Union(a, b);
@@ -156,7 +177,8 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
       return false;
     }
     auto field = std::make_shared<AnalyticSdf>();
-    if (ReadSdfNode(reader, *shape, field.get(), 0, what + " 'shape'") < 0) return false;
+    SdfTreeRead tree{.field = what + " 'shape'"};
+    if (ReadSdfNode(reader, *shape, field.get(), 0, tree.field, &tree) < 0) return false;
     const std::vector<std::string> problems = field->Validate();
     for (const std::string& problem : problems) reader.Error(*shape, what + ": " + problem);
     if (!problems.empty()) return false;
@@ -175,7 +197,7 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
   int resolution = 64;
   bool ok = ReadScale(reader, object, &scale, what);
   ok &= reader.ReadString(object, "collision", &collision, what);
-  ok &= reader.ReadInt(object, "sdf_resolution", &resolution, 8, 512, what);
+  ok &= reader.ReadInt(object, "sdf_resolution", &resolution, 8, kMaxSdfResolution, what);
   int hull_vertices = kDefaultHullVertices;
   ok &= reader.ReadInt(object, "hull_vertices", &hull_vertices, 4, 100000, what);
   if (collision != "sdf" && collision != "hull") {

@@ -42,13 +42,14 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
                  what + " of type 'urdf' needs 'file' (a .urdf path relative to the scene)");
     return;
   }
-  std::string relative;
-  if (!reader.ReadString(object, "file", &relative, what)) return;
+  // relative to the scene, inside the folders it may read
+  const std::string path = ResolveFile(reader, object, what);
   const std::filesystem::path scene_dir = std::filesystem::path(reader.source()).parent_path();
 
   RobotPlacement placement;
   placement.name_prefix = name + "/";
-  bool ok = reader.ReadArray<3>(object, "position", &placement.X_W_base.p, what, -1e6, 1e6);
+  bool ok = !path.empty();
+  ok &= reader.ReadArray<3>(object, "position", &placement.X_W_base.p, what, -1e6, 1e6);
   ok &= ReadOrientation(reader, object, &placement.X_W_base.q, what);
   ok &= reader.ReadBool(object, "fixed_base", &placement.fixed_base, what);
   ok &= reader.ReadBool(object, "weld_fixed_joints", &placement.weld_fixed_joints, what);
@@ -56,7 +57,8 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   ok &= reader.ReadEnum<MeshCollision>(
       object, "collision_meshes", {{"hull", MeshCollision::kHull}, {"sdf", MeshCollision::kSdf}},
       &placement.collision_meshes, what);
-  ok &= reader.ReadInt(object, "sdf_resolution", &placement.sdf_resolution, 8, 512, what);
+  ok &= reader.ReadInt(object, "sdf_resolution", &placement.sdf_resolution, 8, kMaxSdfResolution,
+                       what);
   ok &= reader.ReadInt(object, "hull_vertices", &placement.hull_vertices, 4, 100000, what);
   ok &= reader.ReadNumber(object, "joint_friction_scale", &placement.joint_friction_scale, 0, 1e3,
                           what);
@@ -77,7 +79,8 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
     }
   }
 
-  UrdfOptions options;
+  // the robot's meshes and textures come from the scene's folders too
+  UrdfOptions options{.resource_roots = reader.file_roots().Strings()};
   if (const JsonValue* paths = object.Find("package_paths")) {
     if (reader.ExpectType(*paths, JsonValue::Type::kArray, what + " 'package_paths'")) {
       for (const JsonValue& path : paths->items()) {
@@ -85,7 +88,13 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
           ok = false;
           continue;
         }
-        options.package_paths.push_back((scene_dir / path.string()).string());
+        const std::string root = reader.Confined((scene_dir / path.string()).string(), path,
+                                                 what + " 'package_paths' entry");
+        if (root.empty()) {
+          ok = false;
+          continue;
+        }
+        options.package_paths.push_back(root);
       }
     } else {
       ok = false;
@@ -133,7 +142,6 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   ok &= ReadCollisionFilter(reader, object, what, &filter);
   if (!ok) return;
 
-  const std::string path = (scene_dir / relative).string();
   reader.progress().Stage("reading robot " + std::filesystem::path(path).filename().string());
   Expected<UrdfRobot> robot = LoadUrdf(path, options);
   AppendWithNote(reader, robot.diagnostics(), *file, "in the robot of " + what);

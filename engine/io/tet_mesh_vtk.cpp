@@ -58,17 +58,23 @@ void ReadVtk(std::string_view text, ReadContext* ctx) {
   TokenStream tokens(text, std::min(pos, text.size()), line + 1, ctx->progress);
   std::string_view token;
   int token_line = 0;
-  // the next token as a number of the given kind, or an error naming what was expected
+  // the next token, or an error naming what was expected
+  auto next_token = [&](const std::string& what) {
+    if (tokens.Next(&token, &token_line)) return true;
+    ctx->Error(tokens.line(), "unexpected end of file (expected " + what + ")");
+    return false;
+  };
   auto next_int = [&](const std::string& what, long long* value) {
-    if (!tokens.Next(&token, &token_line)) {
-      ctx->Error(tokens.line(), "unexpected end of file (expected " + what + ")");
-      return false;
-    }
+    if (!next_token(what)) return false;
     if (!ParseInt(token, value)) {
       ctx->Error(token_line, "invalid " + what + " " + Quoted(token) + " (expected an integer)");
       return false;
     }
     return true;
+  };
+  // a count is >= 0: a negative one would read as an empty section
+  auto next_count = [&](const std::string& what, long long* value) {
+    return next_token(what) && ReadCount(*ctx, token, token_line, what, value);
   };
 
   bool have_points = false;
@@ -83,8 +89,9 @@ void ReadVtk(std::string_view text, ReadContext* ctx) {
     const std::string keyword(token);
     if (keyword == "POINTS") {
       long long count = 0;
-      if (!next_int("point count", &count) || count < 0) return;
-      tokens.Next(&token, &token_line);  // data type (float, double): values are read as double
+      if (!next_count("point count", &count)) return;
+      // the data type (float, double): values are read as double
+      if (!next_token("the POINTS data type")) return;
       ctx->mesh.nodes.reserve(ctx->Capped(count));
       for (long long i = 0; i < count; ++i) {
         Vec3 p;
@@ -109,11 +116,7 @@ void ReadVtk(std::string_view text, ReadContext* ctx) {
     } else if (keyword == "CELLS") {
       long long size = 0;
       cells_line = keyword_line;
-      if (!next_int("cell count", &cell_count) || cell_count < 0 ||
-          !tokens.Next(&token, &token_line)) {
-        if (cell_count < 0) ctx->Error(keyword_line, "invalid CELLS header");
-        return;
-      }
+      if (!next_count("cell count", &cell_count) || !next_token("the CELLS list size")) return;
       if (token == "OFFSETS" || !ParseInt(token, &size)) {
         ctx->Error(keyword_line,
                    "CELLS with OFFSETS/CONNECTIVITY arrays (VTK 5.1 layout) is "
@@ -142,7 +145,7 @@ void ReadVtk(std::string_view text, ReadContext* ctx) {
       }
     } else if (keyword == "CELL_TYPES") {
       long long count = 0;
-      if (!next_int("cell type count", &count)) return;
+      if (!next_count("cell type count", &count)) return;
       if (count != cell_count) {
         ctx->Error(keyword_line, "CELL_TYPES has " + std::to_string(count) +
                                      " entries but CELLS has " + std::to_string(cell_count) +

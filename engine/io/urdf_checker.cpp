@@ -33,7 +33,26 @@ UrdfChecker::UrdfChecker(std::string source, const UrdfOptions& options, Diagnos
     : source_(std::move(source)),
       base_dir_(std::filesystem::path(source_).parent_path().string()),
       package_paths_(options.package_paths),
-      diagnostics_(diagnostics) {}
+      diagnostics_(diagnostics) {
+  if (!options.resource_roots.empty()) {
+    std::vector<std::string> roots = options.resource_roots;
+    for (const std::string& root : PackageRoots(package_paths_)) roots.push_back(root);
+    resource_roots_.emplace(roots);
+  }
+}
+
+
+bool UrdfChecker::Allowed(const std::string& path) const {
+  return !resource_roots_ || resource_roots_->Contains(path);
+}
+
+
+// " is 'path', outside ...": why a resolved resource is not read
+std::string UrdfChecker::Outside(const std::string& path) const {
+  return " is '" + FileRoots::Target(path) + "', outside the folders this scene may read (" +
+         resource_roots_->Describe() + "); add its folder to " + kFileRootsVariable +
+         " to allow it";
+}
 
 
 void UrdfChecker::Error(const XMLElement* at, const std::string& message) {
@@ -173,9 +192,13 @@ void UrdfChecker::Material(const XMLElement* material, const std::string& what, 
       Error(texture, label + " <texture> needs attribute 'filename'");
     } else {
       std::vector<std::string> tried;
-      if (ResolveResource(filename, base_dir_, package_paths_, &tried).empty()) {
+      const std::string path = ResolveResource(filename, base_dir_, package_paths_, &tried);
+      if (path.empty()) {
         Warning(texture, label + " texture '" + filename + "' not found (tried: " +
                              JoinTried(tried) + "); it is drawn without it");
+      } else if (!Allowed(path)) {
+        Warning(texture,
+                label + " texture '" + filename + "'" + Outside(path) + "; it is drawn without it");
       }
     }
   }
@@ -233,7 +256,9 @@ void UrdfChecker::Geometry(const XMLElement* element, const std::string& what) {
     ++mesh_count_;
     std::vector<std::string> tried;
     const std::string path = ResolveResource(filename, base_dir_, package_paths_, &tried);
-    if (!path.empty()) {
+    if (!path.empty() && !Allowed(path)) {
+      Error(shape, what + " mesh '" + filename + "'" + Outside(path));
+    } else if (!path.empty()) {
       ++mesh_resolved_;
       mesh_paths_[shape->GetLineNum()] = path;
     } else {
@@ -354,9 +379,18 @@ void UrdfChecker::Joint(const XMLElement* joint) {
 
 
 void UrdfChecker::Robot(const XMLElement* robot) {
+  int links = 0, joints = 0;
   for (const XMLElement* e = robot->FirstChildElement(); e != nullptr;
        e = e->NextSiblingElement()) {
     const std::string tag = e->Name();
+    // a robot over the size limit is refused at once: neither its references nor urdfdom's
+    // reading of it are worth the time
+    if ((tag == "link" && ++links > kMaxUrdfLinks) ||
+        (tag == "joint" && ++joints > kMaxUrdfLinks)) {
+      Error(e, "the robot has more than " + std::to_string(kMaxUrdfLinks) + " " + tag +
+                   "s (the limit of one robot)");
+      return;
+    }
     if (tag == "link") {
       Link(e);
     } else if (tag == "joint") {

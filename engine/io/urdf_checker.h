@@ -5,11 +5,13 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "engine/core/diagnostics.h"
+#include "engine/io/file_roots.h"
 #include "engine/io/urdf_loader.h"
 
 namespace tinyxml2 {
@@ -30,6 +32,10 @@ class UrdfChecker {
   /// Whether a <visual>'s material gives a colour: its own <color>, or the named definition's.
   bool HasColor(const tinyxml2::XMLElement* visual) const;
 
+  /// Whether a resolved mesh or texture file may be read: always, unless the options give
+  /// resource roots, and then inside them or a package root.
+  bool Allowed(const std::string& path) const;
+
   /// <mesh> elements seen (visual and collision), and how many of them resolved to a file.
   int mesh_count() const { return mesh_count_; }
   int mesh_resolved() const { return mesh_resolved_; }
@@ -40,6 +46,7 @@ class UrdfChecker {
   using XMLElement = tinyxml2::XMLElement;
 
   void Error(const XMLElement* at, const std::string& message);
+  std::string Outside(const std::string& path) const;
   void Warning(const XMLElement* at, const std::string& message);
   // attribute values: `count` finite numbers, or one (absent: true, *out untouched unless
   // `required`, which makes absence an error)
@@ -72,6 +79,7 @@ class UrdfChecker {
   std::string source_;  // before base_dir_, which is initialized from it
   std::string base_dir_;
   std::vector<std::string> package_paths_;
+  std::optional<FileRoots> resource_roots_;  // none: every file may be read
   Diagnostics* diagnostics_;
   std::map<std::string, int> link_lines_;
   std::map<std::string, int> joint_lines_;

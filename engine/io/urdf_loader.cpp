@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <unordered_map>
 
 #include <console_bridge/console.h>
 #include <tinyxml2.h>
@@ -69,8 +70,6 @@ std::string UrdfRobot::JointSummary() const {
 }
 
 
-namespace {
-
 // package roots in search order: options, CONTACT_STUDIO_PACKAGE_PATH, ROS_PACKAGE_PATH
 std::vector<std::string> PackageRoots(const std::vector<std::string>& from_options) {
   std::vector<std::string> roots = from_options;
@@ -86,6 +85,8 @@ std::vector<std::string> PackageRoots(const std::vector<std::string>& from_optio
   return roots;
 }
 
+
+namespace {
 
 bool IsFile(const fs::path& path) {
   std::error_code ec;
@@ -327,6 +328,7 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
             g.texture = ResolveResource(visual.material->texture_filename,
                                         fs::path(source_name).parent_path().string(),
                                         options.package_paths, &tried);
+            if (!checker.Allowed(g.texture)) g.texture.clear();
           }
         }
         link.visuals.push_back(g);
@@ -334,6 +336,15 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
       robot.links.push_back(std::move(link));
     }
   }
+  // links by name (a linear search per joint was quadratic: 7 s for a chain of 10^4 links)
+  std::unordered_map<std::string, int> link_index;
+  for (int l = 0; l < static_cast<int>(robot.links.size()); ++l) {
+    link_index.emplace(robot.links[l].name, l);
+  }
+  const auto find_link = [&](const std::string& name) {
+    const auto it = link_index.find(name);
+    return it == link_index.end() ? -1 : it->second;
+  };
   for (const XMLElement* e = robot_element->FirstChildElement("joint"); e != nullptr;
        e = e->NextSiblingElement("joint")) {
     const urdf::JointConstSharedPtr j = model->getJoint(e->Attribute("name"));
@@ -362,8 +373,8 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
         joint.type = UrdfJointType::kFixed;
         break;
     }
-    joint.parent = robot.FindLink(j->parent_link_name);
-    joint.child = robot.FindLink(j->child_link_name);
+    joint.parent = find_link(j->parent_link_name);
+    joint.child = find_link(j->child_link_name);
     joint.X_PJ = ToPose(j->parent_to_joint_origin_transform);
     const Vec3 axis(j->axis.x, j->axis.y, j->axis.z);
     joint.axis = axis.norm() > 1e-9 ? axis.normalized() : Vec3::UnitX();
@@ -385,19 +396,17 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
     robot.joints.push_back(joint);
   }
   // mimic leaders by name, now that every joint has its index
-  for (const XMLElement* e = robot_element->FirstChildElement("joint"); e != nullptr;
-       e = e->NextSiblingElement("joint")) {
-    const urdf::JointConstSharedPtr j = model->getJoint(e->Attribute("name"));
-    if (!j->mimic) continue;
-    for (int k = 0; k < static_cast<int>(robot.joints.size()); ++k) {
-      if (robot.joints[k].name == j->mimic->joint_name) {
-        for (UrdfJoint& follower : robot.joints) {
-          if (follower.name == j->name) follower.mimic_leader = k;
-        }
-      }
-    }
+  std::unordered_map<std::string, int> joint_index;
+  for (int k = 0; k < static_cast<int>(robot.joints.size()); ++k) {
+    joint_index.emplace(robot.joints[k].name, k);
   }
-  robot.root_link = robot.FindLink(model->getRoot()->name);
+  for (UrdfJoint& follower : robot.joints) {
+    const urdf::JointConstSharedPtr j = model->getJoint(follower.name);
+    if (!j->mimic) continue;
+    const auto leader = joint_index.find(j->mimic->joint_name);
+    if (leader != joint_index.end()) follower.mimic_leader = leader->second;
+  }
+  robot.root_link = find_link(model->getRoot()->name);
   if (robot.links.size() != model->links_.size() || robot.joints.size() != model->joints_.size() ||
       robot.root_link < 0) {
     return disagree(std::to_string(model->links_.size()) + " links and " +

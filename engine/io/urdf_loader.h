@@ -18,10 +18,18 @@
 
 namespace sim::io {
 
+/// Most links, and most joints, of one robot: far above any robot we know of (Fetch has 25
+/// links). A larger file is refused at its first link or joint over the limit, before urdfdom
+/// reads it (urdfdom takes 47 s on a chain of 10^6 links).
+inline constexpr int kMaxUrdfLinks = 10000;
+
 struct UrdfOptions {
   /// Roots searched for `package://pkg/rest` before CONTACT_STUDIO_PACKAGE_PATH and
   /// ROS_PACKAGE_PATH (both colon-separated): R/pkg/rest, and R/rest when R's basename is pkg.
   std::vector<std::string> package_paths;
+  /// When not empty, mesh and texture files must lie (symbolic links followed) inside one of
+  /// these folders or a package root: a scene's robot gets the scene's folders.
+  std::vector<std::string> resource_roots;
 };
 
 /// One collision or visual geometry of a link, in the link frame.
@@ -96,6 +104,10 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
 
 /// Same, from a file.
 Expected<UrdfRobot> LoadUrdf(const std::string& path, const UrdfOptions& options);
+
+/// The roots searched for package:// resources: `package_paths`, then those of
+/// CONTACT_STUDIO_PACKAGE_PATH and ROS_PACKAGE_PATH.
+std::vector<std::string> PackageRoots(const std::vector<std::string>& package_paths);
 
 /// Resolves a mesh URI (package://, file://, relative to `base_dir`, absolute). Returns the
 /// existing file or "", and appends every path tried to `tried`.

@@ -230,62 +230,95 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
                                std::to_string(clamped));
     }
   }
-  // mimic followers start where their coupling puts them, θ_f = m·θ_l + b (a chain of mimics
-  // settles in as many passes as it is long)
-  for (std::size_t pass = 0; pass < robot.joints.size(); ++pass) {
-    bool changed = false;
-    for (const UrdfJoint& joint : robot.joints) {
-      if (joint.mimic_leader < 0) continue;
-      const auto leader = positions.find(robot.joints[joint.mimic_leader].name);
-      const Real q = joint.mimic_multiplier * (leader == positions.end() ? 0 : leader->second) +
-                     joint.mimic_offset;
-      const auto it = positions.find(joint.name);
-      if (it != positions.end() && it->second == q) continue;
-      if (pass == 0 && placement.initial_positions.contains(joint.name)) {
-        diagnostics->Warning(
-            robot.source, joint.line, "",
-            "initial position of joint '" + joint.name + "' is ignored: it mimics '" +
-                robot.joints[joint.mimic_leader].name + "' and starts at " + std::to_string(q));
-      }
-      positions[joint.name] = q;
-      changed = true;
+  // mimic followers start where their coupling puts them, θ_f = m·θ_l + b, leaders first: the
+  // depth of a joint is 0 when it mimics none, else its leader's + 1; joints on or behind a cycle
+  // of mimics get n_joints and are settled last, in file order
+  const int n_joints = static_cast<int>(robot.joints.size());
+  constexpr int kUnknown = -1, kOnWalk = -2;
+  std::vector<int> mimic_depth(n_joints, kUnknown);
+  for (int start = 0; start < n_joints; ++start) {
+    std::vector<int> walk;
+    int j = start;
+    while (mimic_depth[j] == kUnknown && robot.joints[j].mimic_leader >= 0) {
+      mimic_depth[j] = kOnWalk;
+      walk.push_back(j);
+      j = robot.joints[j].mimic_leader;
     }
-    if (!changed) break;
+    if (mimic_depth[j] == kUnknown) mimic_depth[j] = 0;
+    int depth = mimic_depth[j] == kOnWalk ? n_joints : mimic_depth[j];
+    for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
+      depth = std::min(depth + 1, n_joints);
+      mimic_depth[*it] = depth;
+    }
+  }
+  std::vector<int> mimic_order;
+  for (int j = 0; j < n_joints; ++j) {
+    if (robot.joints[j].mimic_leader >= 0) mimic_order.push_back(j);
+  }
+  std::stable_sort(mimic_order.begin(), mimic_order.end(),
+                   [&](int a, int b) { return mimic_depth[a] < mimic_depth[b]; });
+  for (int j : mimic_order) {
+    const UrdfJoint& joint = robot.joints[j];
+    const auto leader = positions.find(robot.joints[joint.mimic_leader].name);
+    const Real q = joint.mimic_multiplier * (leader == positions.end() ? 0 : leader->second) +
+                   joint.mimic_offset;
+    const auto it = positions.find(joint.name);
+    if (it != positions.end() && it->second == q) continue;
+    if (placement.initial_positions.contains(joint.name)) {
+      diagnostics->Warning(robot.source, joint.line, "",
+                           "initial position of joint '" + joint.name +
+                               "' is ignored: it mimics '" + robot.joints[joint.mimic_leader].name +
+                               "' and starts at " + std::to_string(q));
+    }
+    positions[joint.name] = q;
+  }
+
+  // links parents first (a walk from the root; iterative, as a chain may be thousands long)
+  std::vector<std::vector<int>> child_joints(n_links);
+  for (int j = 0; j < n_joints; ++j) child_joints[robot.joints[j].parent].push_back(j);
+  std::vector<int> link_order;
+  for (int l = 0; l < n_links; ++l) {
+    if (parent_joint[l] >= 0) continue;
+    link_order.push_back(l);
+    for (std::size_t next = link_order.size() - 1; next < link_order.size(); ++next) {
+      for (int j : child_joints[link_order[next]]) link_order.push_back(robot.joints[j].child);
+    }
   }
   std::vector<Pose> X_W_zero(n_links), X_W_link(n_links);
-  std::vector<char> placed(n_links, 0);
-  std::function<void(int)> place = [&](int link) {
-    if (placed[link]) return;
+  for (int link : link_order) {
     const int j = parent_joint[link];
     if (j < 0) {
       X_W_zero[link] = placement.X_W_base;
       X_W_link[link] = placement.X_W_base;
-    } else {
-      const UrdfJoint& joint = robot.joints[j];
-      place(joint.parent);
-      const auto it = positions.find(joint.name);
-      const Real q = it == positions.end() ? 0 : it->second;
-      X_W_zero[link] = X_W_zero[joint.parent] * joint.X_PJ;
-      X_W_link[link] = X_W_link[joint.parent] * joint.X_PJ * JointMotion(joint, q);
+      continue;
     }
-    placed[link] = 1;
-  };
-  for (int l = 0; l < n_links; ++l) place(l);
+    const UrdfJoint& joint = robot.joints[j];
+    const auto it = positions.find(joint.name);
+    const Real q = it == positions.end() ? 0 : it->second;
+    X_W_zero[link] = X_W_zero[joint.parent] * joint.X_PJ;
+    X_W_link[link] = X_W_link[joint.parent] * joint.X_PJ * JointMotion(joint, q);
+  }
 
-  // bodies: each link not welded to its parent starts one; welded links join their parent's
+  // bodies: each link not welded to its parent starts one, numbered in file order; welded
+  // links join their parent's
   std::vector<int> link_body(n_links, -1);
   std::vector<int> body_root;  // first link of each robot body
-  std::function<int(int)> body_of = [&](int link) {
-    if (link_body[link] >= 0) return link_body[link];
-    if (welded(link)) {
-      link_body[link] = body_of(robot.joints[parent_joint[link]].parent);
-    } else {
+  std::vector<int> welded_walk;
+  for (int l = 0; l < n_links; ++l) {
+    int link = l;
+    welded_walk.clear();
+    while (link_body[link] < 0 && welded(link)) {
+      welded_walk.push_back(link);
+      link = robot.joints[parent_joint[link]].parent;
+    }
+    if (link_body[link] < 0) {
       link_body[link] = static_cast<int>(body_root.size());
       body_root.push_back(link);
     }
-    return link_body[link];
-  };
-  for (int l = 0; l < n_links; ++l) body_of(l);
+    for (int w : welded_walk) link_body[w] = link_body[link];
+  }
+  std::vector<std::vector<int>> body_links(body_root.size());  // in file order
+  for (int l = 0; l < n_links; ++l) body_links[link_body[l]].push_back(l);
 
   // self-collision filter: a new group for this robot, -1 for the bodies already there
   int group = -1;
@@ -305,8 +338,8 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     const UrdfLink& root_link = robot.links[root];
     Real mass = 0;
     Vec3 com = Vec3::Zero();
-    for (int l = 0; l < n_links; ++l) {
-      if (link_body[l] != b || !robot.links[l].has_inertial) continue;
+    for (int l : body_links[b]) {
+      if (!robot.links[l].has_inertial) continue;
       const Pose X_RL = X_W_zero[root].Inverse() * X_W_zero[l];
       mass += robot.links[l].mass;
       com += robot.links[l].mass * (X_RL * robot.links[l].X_LI).p;
@@ -315,8 +348,8 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     Mat3 inertia = Mat3::Zero();
     if (mass > 0) {
       com /= mass;
-      for (int l = 0; l < n_links; ++l) {
-        if (link_body[l] != b || !robot.links[l].has_inertial) continue;
+      for (int l : body_links[b]) {
+        if (!robot.links[l].has_inertial) continue;
         const UrdfLink& link = robot.links[l];
         const Pose X_BI =
             Pose{com, q_RB}.Inverse() * X_W_zero[root].Inverse() * X_W_zero[l] * link.X_LI;

@@ -1,17 +1,21 @@
 // Inputs that would crash or hang a loader get located errors instead (issue 24): JSON nested
-// 20 000 levels deep (a stack overflow in a recursive parser), a UTF-8 byte-order mark, and paths
+// 20 000 levels deep (a stack overflow in a recursive parser), a UTF-8 byte-order mark, paths
 // that are a device, a pipe, a directory or a file over the input limit (read forever, block
-// forever, or exhaust memory).
+// forever, or exhaust memory), and files a scene names outside the folders it may read.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "engine/io/default_scene.h"
+#include "engine/io/file_roots.h"
 #include "engine/io/json_document.h"
 #include "engine/io/mesh_loader.h"
 #include "engine/io/scene_file.h"
@@ -82,6 +86,96 @@ TEST(InputFilesTest, AFileOverTheInputLimitIsRefusedWithTheOverride) {
                         "CONTACT_STUDIO_MAX_INPUT_MB to raise it)"));
   EXPECT_EQ(MaxInputBytes(), kDefaultMaxInputBytes);
   std::filesystem::remove(big);
+}
+
+
+// A scene folder and a folder beside it, with a mesh, a tet mesh and a robot outside the scene's
+std::filesystem::path MakeFolders() {
+  const std::filesystem::path root = TempPath("roots");
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "scene" / "sub");
+  std::filesystem::create_directories(root / "outside");
+  const std::string cube =
+      "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+      "f 1 4 3\nf 1 3 2\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\n"
+      "f 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n";
+  std::ofstream(root / "outside" / "cube.obj") << cube;
+  std::ofstream(root / "scene" / "sub" / "cube.obj") << cube;
+  std::ofstream(root / "outside" / "tet.vtk")
+      << "# vtk DataFile Version 2.0\nt\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 4 double\n"
+         "0 0 0 1 0 0 0 1 0 0 0 1\nCELLS 1 5\n4 0 1 2 3\nCELL_TYPES 1\n10\n";
+  const std::string robot =
+      "<robot name=\"bot\">\n<link name=\"base\"><collision><geometry><box size=\"1 1 1\"/>"
+      "</geometry></collision></link>\n</robot>\n";
+  std::ofstream(root / "outside" / "bot.urdf") << robot;
+  std::ofstream(root / "scene" / "bot.urdf") << robot;
+  // a robot in the scene's folder whose mesh is outside it, on line 3
+  std::ofstream(root / "scene" / "escape.urdf")
+      << "<robot name=\"escape\">\n<link name=\"base\"><collision><geometry>\n"
+         "<mesh filename=\"../outside/cube.obj\"/></geometry></collision></link>\n</robot>\n";
+  std::filesystem::create_symlink(root / "outside" / "cube.obj", root / "scene" / "link.obj");
+  return root;
+}
+
+
+// every way out of the scene's folder is refused at its line before a loader reads the file:
+// up the tree, an absolute path, a symbolic link, a robot file, a package folder, a robot's mesh
+TEST(InputFilesTest, SceneFilesStayInsideTheScenesFolders) {
+  const std::filesystem::path root = MakeFolders();
+  const std::string outside = (root / "outside").string();
+  const std::string scene = (root / "scene" / "scene.json").string();
+  std::ofstream(scene)
+      << "{\"objects\": [\n"
+         "{\"name\": \"up\", \"type\": \"mesh\", \"fixed\": true, \"file\": "
+         "\"../outside/cube.obj\"},\n"
+         "{\"name\": \"abs\", \"type\": \"mesh\", \"fixed\": true, \"file\": \"" +
+             outside +
+             "/cube.obj\"},\n"
+             "{\"name\": \"link\", \"type\": \"mesh\", \"fixed\": true, \"file\": \"link.obj\"},\n"
+             "{\"name\": \"pw\", \"type\": \"mesh\", \"fixed\": true, \"file\": "
+             "\"../../../../../../../../etc/passwd\"},\n"
+             "{\"name\": \"soft\", \"type\": \"tetmesh\", \"file\": \"../outside/tet.vtk\"},\n"
+             "{\"name\": \"bot\", \"type\": \"urdf\", \"file\": \"../outside/bot.urdf\"},\n"
+             "{\"name\": \"pkg\", \"type\": \"urdf\", \"file\": \"bot.urdf\", \"package_paths\": "
+             "[\"../outside\"]},\n"
+             "{\"name\": \"esc\", \"type\": \"urdf\", \"file\": \"escape.urdf\"},\n"
+             "{\"name\": \"inner\", \"type\": \"mesh\", \"fixed\": true, \"file\": "
+             "\"sub/cube.obj\"}\n"
+             "]}\n";
+  Expected<Scene> refused = LoadScene(scene);
+  ASSERT_FALSE(refused.ok());
+  std::vector<int> lines;
+  for (const Diagnostic& d : refused.diagnostics().items()) {
+    if (d.severity != Severity::kError) continue;
+    EXPECT_THAT(d.message, HasSubstr("outside the folders this scene may read"));
+    EXPECT_THAT(d.message, HasSubstr("add its folder to CONTACT_STUDIO_FILE_ROOTS"));
+    lines.push_back(d.source == scene ? d.line : -d.line);
+  }
+  // lines 2 to 8 of the scene, and line 3 of the escaping robot (negative: another file)
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines, (std::vector<int>{-3, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_THAT(refused.diagnostics().Format(),
+              HasSubstr("scene.json:9: note: in the robot of object 'esc'"));
+
+  // the user allows the folder: through the options, or through the environment
+  std::ofstream(scene)
+      << "{\"objects\": [\n"
+         "{\"name\": \"up\", \"type\": \"mesh\", \"fixed\": true, \"file\": "
+         "\"../outside/cube.obj\"},\n"
+         "{\"name\": \"link\", \"type\": \"mesh\", \"fixed\": true, \"file\": \"link.obj\"},\n"
+         "{\"name\": \"soft\", \"type\": \"tetmesh\", \"file\": \"../outside/tet.vtk\"},\n"
+         "{\"name\": \"bot\", \"type\": \"urdf\", \"file\": \"../outside/bot.urdf\"},\n"
+         "{\"name\": \"esc\", \"type\": \"urdf\", \"file\": \"escape.urdf\"}\n"
+         "]}\n";
+  Expected<Scene> allowed = LoadScene(scene, SceneOptions{.file_roots = {outside}});
+  EXPECT_TRUE(allowed.ok()) << allowed.diagnostics().Format();
+  ASSERT_EQ(setenv(kFileRootsVariable, ("/nowhere:" + outside).c_str(), 1), 0);
+  Expected<Scene> from_environment = LoadScene(scene);
+  unsetenv(kFileRootsVariable);
+  EXPECT_TRUE(from_environment.ok()) << from_environment.diagnostics().Format();
+  // a file opened on its own is the user's choice, wherever it is
+  EXPECT_TRUE(MakeDefaultSceneFor((root / "outside" / "cube.obj").string()).ok());
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

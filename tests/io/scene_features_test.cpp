@@ -29,7 +29,8 @@ using ::testing::HasSubstr;
 const std::string kRobots = test_support::SharedDataDir() + "/robots";
 
 std::string Errors(const std::string& text) {
-  Expected<Scene> scene = ParseScene(text, "s.json");
+  Expected<Scene> scene =
+      ParseScene(text, "s.json", SceneOptions{.file_roots = test_support::TestFileRoots()});
   EXPECT_FALSE(scene.ok());
   return scene.diagnostics().Format();
 }

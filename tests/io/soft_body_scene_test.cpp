@@ -124,7 +124,8 @@ TEST(StructuredBoxTetMeshTest, CellsFillTheBoxWithMatchingFaces) {
 // scene keys
 
 Expected<Scene> Parse(const std::string& object, const std::string& extra_objects = "") {
-  return ParseScene(R"({"objects": [)" + object + extra_objects + "]}", "soft.json");
+  return ParseScene(R"({"objects": [)" + object + extra_objects + "]}", "soft.json",
+                    SceneOptions{.file_roots = test_support::TestFileRoots()});
 }
 
 TEST(SoftBodySceneTest, ActivationGrowthAlongADirectionAndIsotropic) {
@@ -272,8 +273,7 @@ TEST(SoftBodySceneTest, MistakesAreLocated) {
 
 TEST(SoftBodySceneTest, SurfaceFileIsTetrahedralizedAndItsFailuresLocated) {
   // a closed OBJ surface (an icosphere written out) becomes a soft body
-  const std::filesystem::path dir =
-      std::filesystem::path(SIM_BINARY_DIR) / "tests" / "soft_body_scene";
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "soft_body_scene";
   std::filesystem::create_directories(dir);
   const std::string closed = (dir / "sphere.obj").string();
   {

@@ -513,6 +513,57 @@ TEST(TetMeshBadFileTest, VtkWithoutCellTypesIsReportedAtCells) {
 }
 
 
+// a negative count and a file that ends inside a section header used to read as empty sections
+// and end in "no tetrahedra"; each is now an error at its own line
+TEST(TetMeshBadFileTest, VtkNegativeCountsAndTruncatedHeadersAreLocated) {
+  const std::string dir = ::testing::TempDir();
+  const std::string head = "# vtk DataFile Version 2.0\nt\nASCII\nDATASET UNSTRUCTURED_GRID\n";
+  const std::string points = "POINTS 4 double\n0 0 0 1 0 0 0 1 0 0 0 1\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {head + "POINTS -4 double\n",
+       "bad.vtk:5: error: invalid point count '-4' (expected a count >= 0)"},
+      {head + "POINTS 4",
+       "bad.vtk:5: error: unexpected end of file (expected the POINTS data type)"},
+      {head + points + "CELLS -1 5\n4 0 1 2 3\nCELL_TYPES 1\n10\n",
+       "bad.vtk:7: error: invalid cell count '-1' (expected a count >= 0)"},
+      {head + points + "CELLS 1\n",
+       "bad.vtk:8: error: unexpected end of file (expected the CELLS list size)"},
+      {head + points + "CELLS 1 5\n4 0 1 2 3\nCELL_TYPES -1\n",
+       "bad.vtk:9: error: invalid cell type count '-1' (expected a count >= 0)"},
+  };
+  for (const auto& [text, expected] : cases) {
+    SCOPED_TRACE(text);
+    const std::string path = dir + "/bad.vtk";
+    std::ofstream(path, std::ios::binary) << text;
+    Expected<TetMesh> mesh = LoadTetMesh(path);
+    ASSERT_FALSE(mesh.ok());
+    ASSERT_EQ(mesh.diagnostics().items().size(), 1u) << mesh.diagnostics().Format();
+    std::string message = mesh.diagnostics().Format();
+    message.erase(0, dir.size() + 1);
+    EXPECT_EQ(message, expected + "\n");
+  }
+}
+
+
+// every prefix of a small VTK file is an error at a line of the file, none the unlocated "has no
+// tetrahedra" of a mesh read from empty sections
+TEST(TetMeshBadFileTest, EveryTruncationOfAVtkFileIsLocated) {
+  const std::string text =
+      "# vtk DataFile Version 2.0\nt\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 4 double\n"
+      "0 0 0 1 0 0 0 1 0 0 0 1\nCELLS 1 5\n4 0 1 2 3\nCELL_TYPES 1\n10\n";
+  const std::string path = ::testing::TempDir() + "/cut.vtk";
+  for (std::size_t cut = 0; cut + 1 < text.size(); ++cut) {
+    std::ofstream(path, std::ios::binary) << text.substr(0, cut);
+    Expected<TetMesh> mesh = LoadTetMesh(path);
+    ASSERT_FALSE(mesh.ok()) << "cut at " << cut;
+    for (const Diagnostic& d : mesh.diagnostics().items()) {
+      EXPECT_GE(d.line, 1) << "cut at " << cut << ": " << d.message;
+      EXPECT_THAT(d.message, ::testing::Not(HasSubstr("has no tetrahedra"))) << "cut at " << cut;
+    }
+  }
+}
+
+
 TEST(TetMeshBadFileTest, UnknownVtkKeywordIsAnError) {
   EXPECT_EQ(LoadErrors("tet_unknown_keyword.vtk"),
             "tet_unknown_keyword.vtk:7: error: unknown VTK keyword 'VERTICES' (expected POINTS, "

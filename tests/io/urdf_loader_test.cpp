@@ -329,6 +329,69 @@ TEST(UrdfConversionTest, ComFramesJointFramesAndInitialPosition) {
 }
 
 
+// A chain of `links` links, one per line from line 3, then its joints from line links + 3: odd
+// links are welded to their parent by a fixed joint, even ones slide 1 mm above it on a prismatic
+// joint that mimics the previous prismatic one, written last joint first (leaders after their
+// followers in the file)
+std::string ChainUrdf(int links) {
+  std::string text = "<?xml version=\"1.0\"?>\n<robot name=\"chain\">\n";
+  for (int i = 0; i < links; ++i) {
+    text += "<link name=\"l" + std::to_string(i) +
+            "\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" "
+            "ixz=\"0\" iyz=\"0\"/></inertial></link>\n";
+  }
+  for (int i = links - 1; i >= 1; --i) {
+    const std::string name = "j" + std::to_string(i);
+    const std::string ends = "<parent link=\"l" + std::to_string(i - 1) + "\"/><child link=\"l" +
+                             std::to_string(i) + "\"/><origin xyz=\"0 0 0.001\"/>";
+    if (i % 2 == 1) {
+      text += "<joint name=\"" + name + "\" type=\"fixed\">" + ends + "</joint>\n";
+      continue;
+    }
+    text += "<joint name=\"" + name + "\" type=\"prismatic\">" + ends +
+            "<axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>" +
+            (i > 2 ? "<mimic joint=\"j" + std::to_string(i - 2) + "\"/>" : "") + "</joint>\n";
+  }
+  return text + "</robot>\n";
+}
+
+
+// a robot over the link limit is refused at its first link over it, before urdfdom (which reads
+// 10^5 links in 7 s) and the model walk see it
+TEST(UrdfDiagnosticsTest, RobotOverTheLinkLimitIsRefusedAtThatLink) {
+  Expected<UrdfRobot> robot = ParseUrdf(ChainUrdf(100000), "chain.urdf", UrdfOptions{});
+  ASSERT_FALSE(robot.ok());
+  EXPECT_EQ(robot.diagnostics().Format(),
+            "chain.urdf:" + std::to_string(kMaxUrdfLinks + 3) +
+                ": error: the robot has more than 10000 links (the limit of one robot)\n");
+}
+
+
+// the longest chain allowed is placed link after link (no recursion), welded links join their
+// parents' bodies and each mimic starts where its leader puts it, in one pass for any order
+TEST(UrdfConversionTest, ChainAtTheLinkLimitIsPlacedLinkAfterLink) {
+  const int links = kMaxUrdfLinks;
+  Expected<UrdfRobot> robot = ParseUrdf(ChainUrdf(links), "chain.urdf", UrdfOptions{});
+  ASSERT_TRUE(robot.ok()) << robot.diagnostics().Format();
+  Model model;
+  model.materials.push_back(Material{.name = "default"});
+  State state;
+  Diagnostics diagnostics;
+  RobotPlacement placement;
+  placement.initial_positions["j2"] = 0.0005;
+  AddRobotToModel(robot.value(), placement, &model, &state, &diagnostics);
+  EXPECT_FALSE(diagnostics.has_errors()) << diagnostics.Format();
+  ASSERT_EQ(model.body_count(), links / 2);
+  EXPECT_EQ(model.body_name.back(), "l" + std::to_string(links - 2));
+  EXPECT_DOUBLE_EQ(model.body_mass.back(), 2);
+  // 1 mm per joint plus 0.5 mm per prismatic joint, each on its leader's position
+  const int prismatic = links / 2 - 1;
+  const Real top = 0.001 * (links - 2) + 0.0005 * prismatic;
+  // the last body: links - 2 and its welded child 1 mm above, COM between them
+  EXPECT_NEAR(state.body_X_WB.back().p.z(), top + 0.0005, 1e-9);
+}
+
+
 TEST(UrdfConversionTest, UnknownInitialPositionIsAnError) {
   Expected<UrdfRobot> robot = ParseUrdf(kTwoLinks, "two.urdf", UrdfOptions{});
   ASSERT_TRUE(robot.ok());

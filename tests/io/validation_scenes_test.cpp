@@ -288,7 +288,8 @@ TEST(ValidationScenesTest, SoftBallBenchmarkIsTheSharedSphereMesh) {
   // the scene names ../shared/data/tetmesh/sphere1K.msh relative to itself
   SIM_REQUIRE_SHARED_DATA(test_support::SharedDataDir() + "/tetmesh/sphere1K.msh");
   Expected<Scene> scene =
-      LoadScene(std::string(SIM_SOURCE_DIR) + "/bench/scenes/soft_ball_sphere1k.json");
+      LoadScene(std::string(SIM_SOURCE_DIR) + "/bench/scenes/soft_ball_sphere1k.json",
+                SceneOptions{.file_roots = {test_support::SharedDataDir()}});
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   // at the default 20 inner iterations, below the load-time estimate's 3.5·c·Δt/h = 33 (c·Δt/h =
   // 9.4) that keeps a rolling ball from gaining energy: the one diagnostic is that warning

@@ -47,7 +47,8 @@ Real ParticleMass(const Model& model) {
 
 TEST(SoftBallDropTest, LandsAndSettlesAtTheDefaultSolverSettings) {
   SIM_REQUIRE_SHARED_DATA(kBall);
-  Expected<io::Scene> scene = io::ParseScene(kScene, "ball.json");
+  Expected<io::Scene> scene = io::ParseScene(
+      kScene, "ball.json", io::SceneOptions{.file_roots = test_support::TestFileRoots()});
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   const Model& model = *scene->model;
   const NsnSettings defaults;

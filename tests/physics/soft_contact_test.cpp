@@ -78,7 +78,7 @@ TEST(SoftContactTest, SquashedTomatoOnABoxAndAgainstASphere) {
               "fixed": true},
              {"name": "ball", "type": "sphere", "radius": 0.03, "fixed": true,
               "position": [0.069, 0, 0.034]}]})",
-      "s.json");
+      "s.json", io::SceneOptions{.file_roots = test_support::TestFileRoots()});
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   const Model& model = *scene->model;
   State state = scene->initial_state;
@@ -123,7 +123,7 @@ TEST(SoftContactTest, TwoTomatoesPressedTogether) {
   Expected<io::Scene> scene =
       io::ParseScene(R"({"objects": [)" + TomatoObject("left", Vec3(0, 0, 0.1)) + ", " +
                          TomatoObject("right", Vec3(0.078, 0, 0.1)) + "]}",
-                     "s.json");
+                     "s.json", io::SceneOptions{.file_roots = test_support::TestFileRoots()});
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   const Model& model = *scene->model;
   const State& state = scene->initial_state;

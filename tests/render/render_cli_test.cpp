@@ -92,8 +92,10 @@ CliRender RenderWithCli(const std::string& scene, const std::string& arguments,
   CliRender render;
   const std::string out = ::testing::TempDir() + "/" + name + ".png";
   std::remove(out.c_str());
+  // headless, and the test scenes may read the shared test data
   render.result =
-      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(SIM_BINARY_DIR) +
+      RunCommand("env -u DISPLAY -u WAYLAND_DISPLAY CONTACT_STUDIO_FILE_ROOTS=" +
+                     test_support::SharedDataDir() + " " + std::string(SIM_BINARY_DIR) +
                      "/bin/contact-sim render " + scene + " " + arguments + " --out " + out,
                  out + ".log");
   if (render.result.exit_code != 0 &&

@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
 
 #include "tests/support/run_command.h"
 
@@ -17,6 +20,12 @@ inline std::string SharedDataDir() {
   const char* dir = std::getenv("SIM_SHARED_DATA_DIR");
   if (dir != nullptr && *dir != '\0') return dir;
   return SIM_SHARED_DATA_DIR;
+}
+
+/// Folders a test's scene may read files from besides its own (SceneOptions::file_roots): the
+/// shared test data and the temporary folder the test wrote its files to.
+inline std::vector<std::string> TestFileRoots() {
+  return {SharedDataDir(), std::filesystem::temp_directory_path().string(), ::testing::TempDir()};
 }
 
 }  // namespace sim::test_support

@@ -215,5 +215,22 @@ TEST(AnalyticSdfTest, ValidateNamesTheNodeAndTheBadValue) {
   EXPECT_EQ(AnalyticSdf().Validate().size(), 1u);  // empty field
 }
 
+TEST(AnalyticSdfTest, ValidateBoundsTheDepthAndTheNodesASampleEvaluates) {
+  // a chain one level deeper than Sample() may recurse
+  AnalyticSdf chain;
+  int node = chain.AddSphere(1.0);
+  for (int level = 0; level <= kMaxSdfDepth; ++level) node = chain.Union(chain.AddSphere(1), node);
+  std::vector<std::string> messages = chain.Validate();
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0], "node 130 (union): the tree is 65 levels deep (at most 64)");
+  // 11 unions of a node with itself: 12 array nodes, 4095 evaluated per sample
+  AnalyticSdf shared;
+  node = shared.AddSphere(1.0);
+  for (int level = 0; level < 11; ++level) node = shared.Union(node, node);
+  messages = shared.Validate();
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0], "node 11 (union): a sample evaluates 4095 nodes (at most 1024)");
+}
+
 }  // namespace
 }  // namespace sim

@@ -29,7 +29,7 @@ class TetElementsTest : public ::testing::TestWithParam<FemMaterialModel> {
             kBall + R"(", "scale": 0.2, "youngs_modulus": 1e5, "poisson_ratio": 0.45,
             "material_model": ")" +
             model_name + R"("}]})",
-        "ball.json");
+        "ball.json", io::SceneOptions{.file_roots = test_support::TestFileRoots()});
     ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
     scene_ = std::move(scene.value());
     ASSERT_EQ(scene_.model->soft_bodies.size(), 1u);
