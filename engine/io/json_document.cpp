@@ -3,7 +3,9 @@
 // lines and columns as RapidJSON consumes characters.
 #include "engine/io/json_document.h"
 
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string_view>
 
@@ -67,6 +69,38 @@ std::string EscapePointerToken(const std::string& key) {
 }
 
 
+// The power of ten of a JSON number's first significant digit, exponent included ("0.05e3": 1),
+// for one that std::from_chars finds out of range: positive overflows, negative underflows
+long long DecimalMagnitude(std::string_view number) {
+  long long magnitude = 0;
+  bool significant = false, fraction = false;
+  std::size_t i = number.starts_with('-') ? 1 : 0;
+  for (; i < number.size() && number[i] != 'e' && number[i] != 'E'; ++i) {
+    if (number[i] == '.') {
+      fraction = true;
+    } else if (!significant && (number[i] != '0' || fraction)) {
+      // leading zeros of the fraction and its first significant digit each take a power off
+      if (fraction) --magnitude;
+      significant = number[i] != '0';
+    } else if (significant && !fraction) {
+      ++magnitude;
+    }
+  }
+  long long exponent = 0;
+  if (i + 1 < number.size()) {
+    std::string_view digits = number.substr(i + 1);
+    const bool negative = digits.starts_with('-');
+    if (negative || digits.starts_with('+')) digits.remove_prefix(1);
+    // an exponent too long for 64 bits is as far from 0 as it matters
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), exponent).ec != std::errc()) {
+      exponent = std::numeric_limits<int>::max();
+    }
+    if (negative) exponent = -exponent;
+  }
+  return magnitude + exponent;
+}
+
+
 // line and column (1-based) of byte `offset` in `text`
 std::pair<int, int> LineColumnOf(const std::string& text, std::size_t offset) {
   int line = 1;
@@ -103,7 +137,25 @@ class JsonTreeBuilder {
   bool Int64(int64_t i) { return Number(static_cast<double>(i)); }
   bool Uint64(uint64_t u) { return Number(static_cast<double>(u)); }
   bool Double(double d) { return Number(d); }
-  bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; }  // not requested
+  // numbers come as their text (kParseNumbersAsStringsFlag): RapidJSON 1.1.0's full-precision
+  // conversion reads a zero written with a large negative exponent ("0e-300") as a huge number
+  // (its __builtin_clzll(0)); std::from_chars rounds correctly and knows no locale
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool) {
+    const std::string_view text(str, length);
+    double value = 0;
+    if (std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc()) {
+      if (DecimalMagnitude(text) >= 0) {
+        diagnostics_->Error(source_, stream_.line(), "",
+                            std::string("invalid JSON: ") +
+                                rapidjson::GetParseError_En(rapidjson::kParseErrorNumberTooBig));
+        return false;
+      }
+      value = text.starts_with('-') ? -0.0 : 0.0;  // below the smallest double: zero
+    }
+    // an integer is read as RapidJSON reads it: "-0" is 0
+    if (value == 0 && text.find_first_of(".eE") == std::string_view::npos) value = 0;
+    return Number(value);
+  }
   bool String(const char* str, rapidjson::SizeType length, bool) {
     JsonValue v;
     v.type_ = JsonValue::Type::kString;
@@ -230,7 +282,8 @@ Expected<JsonValue> ParseJson(const std::string& file_text, const std::string& s
   JsonTreeBuilder builder(stream, source_name, &diagnostics);
   rapidjson::Reader reader;
   // iterative: the parser's own stack is on the heap, whatever the nesting
-  constexpr unsigned kFlags = rapidjson::kParseCommentsFlag | rapidjson::kParseFullPrecisionFlag |
+  constexpr unsigned kFlags = rapidjson::kParseCommentsFlag |
+                              rapidjson::kParseNumbersAsStringsFlag |
                               rapidjson::kParseIterativeFlag;
   const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, builder);
   if (result.IsError() && diagnostics.has_errors()) return diagnostics;  // the builder said why

@@ -20,11 +20,24 @@ struct Scene {
   State initial_state;
 };
 
-/// How a scene is read. The defaults are the studio's and contact-sim's.
+/// How a scene is read: where its files may be and how much work its objects may ask for. The
+/// defaults are the studio's and contact-sim's.
 struct SceneOptions {
   /// Folders whose files the scene may name besides its own folder, the shipped resources/ and
   /// the folders of CONTACT_STUDIO_FILE_ROOTS (file_roots.h); "/" allows every path.
   std::vector<std::string> file_roots;
+  /// Most tets a tetrahedralized surface or primitive may ask for by volume (`mesh_size`; TetGen
+  /// makes about 3x as many). TetGen's time grows with them (a 5 cm ball: 15k tets in 10 s, 444k
+  /// in 145 s), so a larger request is refused before TetGen runs.
+  double max_tets_by_volume = 25000;
+  /// Most cells (of five tets) of a structured box (`cells`).
+  double max_structured_cells = 1e6;
+  /// Cells along the longest side of a soft body's rest-shape SDF (its contacts with other soft
+  /// bodies).
+  int soft_body_sdf_resolution = 32;
+  /// Whether analytic fields get their drawn surface (65³ samples each); off where a scene is
+  /// only read, not shown.
+  bool draw_fields = true;
   /// Progress and cancellation of the load (load_monitor.h); unmonitored by default.
   LoadProgress progress;
 };

@@ -185,7 +185,9 @@ bool ReadFileGeometry(SceneReader& reader, const JsonValue& object, const std::s
     geometry->type = ShapeType::kSdf;
     geometry->sdf = std::move(field);
     // drawn as the field's zero isosurface (surface nets)
-    if (visual != nullptr) *visual = BuildSdfVisualMesh(*geometry->sdf);
+    if (visual != nullptr && reader.options().draw_fields) {
+      *visual = BuildSdfVisualMesh(*geometry->sdf);
+    }
     return true;
   }
 

@@ -34,26 +34,23 @@ constexpr double kMaxSize = 1e4;
 // which a step solves in tens of milliseconds (1/8 gave 15k and 11k)
 constexpr double kDefaultEdgesAcross = 4;
 
-// TetGen's time grows with the tets a volume bound asks for (a 5 cm ball: 0.01 m, 15k tets in
-// 10 s; 0.003 m, 444k tets in 145 s; 1e-4 m would ask for 10^9): a bound that asks for more
-// than this many by volume (TetGen makes about 3x as many) is refused before TetGen runs
-constexpr double kMaxTetsByVolume = 25000;
-
 // false (with an error at 'mesh_size', naming the smallest size allowed) when the closed
-// `surface` at the tet volume bound `max_volume` asks for more than kMaxTetsByVolume tets
+// `surface` at the tet volume bound `max_volume` asks for more tets than the scene options allow
+// (SceneOptions::max_tets_by_volume), checked before TetGen runs
 bool WithinTetBudget(SceneReader& reader, const JsonValue& object, const TriangleMesh& surface,
                      double mesh_size, double max_volume, const std::string& what) {
   if (max_volume <= 0) return true;
+  const double budget = reader.options().max_tets_by_volume;
   const double volume = std::abs(MeshSignedVolume(surface));
   const double tets = volume / max_volume;
-  if (tets <= kMaxTetsByVolume) return true;
-  const double smallest = mesh_size * std::cbrt(tets / kMaxTetsByVolume);
+  if (tets <= budget) return true;
+  const double smallest = mesh_size * std::cbrt(tets / budget);
   const JsonValue* at = object.Find("mesh_size");
   reader.Error(at != nullptr ? *at : object,
                what + " 'mesh_size' " + FormatNumber(mesh_size) + " asks TetGen for about " +
                    FormatNumber(tets) + " tets (volume " + FormatNumber(volume) +
-                   " m³), more than " + FormatNumber(kMaxTetsByVolume) +
-                   ": use a 'mesh_size' of at least " + FormatNumber(smallest));
+                   " m³), more than " + FormatNumber(budget) + ": use a 'mesh_size' of at least " +
+                   FormatNumber(smallest));
   return false;
 }
 
@@ -149,8 +146,10 @@ bool ReadVolumeMesh(SceneReader& reader, const JsonValue& object, const std::str
         reader.Error(*object.Find("cells"), what + " 'cells' must be whole numbers");
         return false;
       }
-      if (cells.prod() > 1e6) {
-        reader.Error(*object.Find("cells"), what + " 'cells' asks for more than 10⁶ cells");
+      if (cells.prod() > reader.options().max_structured_cells) {
+        reader.Error(*object.Find("cells"),
+                     what + " 'cells' asks for more than " +
+                         FormatNumber(reader.options().max_structured_cells) + " cells");
         return false;
       }
       *mesh = StructuredBoxTetMesh(size, {static_cast<int>(cells.x()), static_cast<int>(cells.y()),
@@ -529,7 +528,8 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
   Diagnostics built;
   const std::string path =
       object.Find("file") != nullptr ? ResolveFile(reader, object, what) : reader.source();
-  body.collision = BuildSoftBodyCollision(name, tets.nodes, surface.triangles, 32, path, &built,
+  body.collision = BuildSoftBodyCollision(name, tets.nodes, surface.triangles,
+                                          reader.options().soft_body_sdf_resolution, path, &built,
                                           reader.progress().Part(0.8, 1));
   AppendWithNote(reader, built, *source, "loaded by " + what);
   if (!body.collision) return;
