@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include <assimp/config.h>
 #include <assimp/material.h>
@@ -28,11 +32,55 @@ bool IsCollada(const std::string& path) { return LowerExtension(path) == ".dae";
 // deepest element nesting a COLLADA file may have before assimp's recursive reader sees it
 constexpr int kMaxColladaDepth = 256;
 
+// The value of attribute `key` in a start tag's text ("float_array id=\"a\" count=\"3\""), or
+// nullopt when the tag has none
+std::optional<std::string_view> Attribute(std::string_view tag, std::string_view key) {
+  for (std::size_t at = tag.find(key); at != std::string_view::npos; at = tag.find(key, at + 1)) {
+    const std::size_t quote = at + key.size() + 1;
+    if (at == 0 || !std::isspace(static_cast<unsigned char>(tag[at - 1])) || quote >= tag.size() ||
+        tag[quote - 1] != '=' || (tag[quote] != '"' && tag[quote] != '\'')) {
+      continue;
+    }
+    const std::size_t end = tag.find(tag[quote], quote + 1);
+    if (end == std::string_view::npos) return std::nullopt;
+    return tag.substr(quote + 1, end - quote - 1);
+  }
+  return std::nullopt;
+}
+
+// attribute `key` as a whole number, `fallback` when absent, -1 when it is not one
+long long CountAttribute(std::string_view tag, std::string_view key, long long fallback) {
+  const std::optional<std::string_view> value = Attribute(tag, key);
+  if (!value) return fallback;
+  long long count = -1;
+  const auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), count);
+  return error == std::errc() && end == value->data() + value->size() && count >= 0 ? count : -1;
+}
+
+// COLLADA's data arrays, whose declared `count` assimp reads as many values as
+bool IsDataArray(std::string_view name) {
+  for (std::string_view kind :
+       {"float_array", "int_array", "bool_array", "Name_array", "IDREF_array", "SIDREF_array"}) {
+    if (name == kind) return true;
+  }
+  return false;
+}
+
 // Checks a COLLADA file's text before assimp reads it: element nesting at most kMaxColladaDepth
-// (assimp recurses per level) and the index lists <p>, <vcount> and <v> made of non-negative
-// integers only (assimp 5.2 turns a malformed index such as "0q3" into a multi-GB allocation).
-// Errors are located at the offending line.
+// (assimp recurses per level); the index lists <p>, <vcount> and <v> made of non-negative
+// integers only (assimp 5.2 turns a malformed index such as "0q3" into a multi-GB allocation);
+// every data array with a `count` no larger than the values it holds (assimp reserves `count`
+// values, and a missing one reads as 0); and every <accessor> within its array (assimp reads
+// offset + count·stride values without a bound check: past a short array's end, and a null
+// dereference on an empty one). Errors are located at the offending line.
 void CheckColladaText(const std::string& path, const std::string& text, Diagnostics* diagnostics) {
+  struct Accessor {
+    std::string_view source;
+    long long values = 0;
+    int line = 0;
+  };
+  std::map<std::string_view, long long> array_counts;
+  std::vector<Accessor> accessors;
   int depth = 0, line = 1;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\n') ++line;
@@ -51,7 +99,37 @@ void CheckColladaText(const std::string& path, const std::string& text, Diagnost
           "COLLADA elements nested deeper than " + std::to_string(kMaxColladaDepth) + " levels");
       return;
     }
-    const std::string_view name(text.data() + i + 1, close - i - 1);
+    const std::string_view tag(text.data() + i + 1, close - i - 1);
+    const std::string_view name = tag.substr(0, tag.find_first_of(" \t\r\n/"));
+    if (name == "accessor") {
+      const long long count = CountAttribute(tag, "count", 0);
+      const long long stride = CountAttribute(tag, "stride", 1);
+      const long long offset = CountAttribute(tag, "offset", 0);
+      const std::string_view source = Attribute(tag, "source").value_or("");
+      if (count >= 0 && stride >= 0 && offset >= 0 && count < (1LL << 31) && stride < (1LL << 31)) {
+        accessors.push_back(
+            {source.substr(source.starts_with('#') ? 1 : 0), offset + count * stride, line});
+      }
+      continue;
+    }
+    if (IsDataArray(name)) {
+      // the values up to the next tag, counted as blank-separated words
+      const std::size_t end = std::min(text.find('<', close), text.size());
+      long long words = 0;
+      for (std::size_t k = close + 1; k < end; ++k) {
+        words += !std::isspace(static_cast<unsigned char>(text[k])) &&
+                 (k == close + 1 || std::isspace(static_cast<unsigned char>(text[k - 1])));
+      }
+      const long long count = CountAttribute(tag, "count", -1);
+      if (count < 0 || count > words) {
+        diagnostics->Error(path, line, "",
+                           "COLLADA <" + std::string(name) + "> needs a 'count' of at most the " +
+                               std::to_string(words) + " values it holds");
+        return;
+      }
+      array_counts[Attribute(tag, "id").value_or("")] = count;
+      continue;
+    }
     if (name != "p" && name != "vcount" && name != "v") continue;
     const std::size_t end = text.find('<', close);
     for (std::size_t k = close + 1; k < std::min(end, text.size()); ++k) {
@@ -66,6 +144,15 @@ void CheckColladaText(const std::string& path, const std::string& text, Diagnost
       }
     }
     i = std::min(end, text.size()) - 1;
+  }
+  for (const Accessor& accessor : accessors) {
+    const auto array = array_counts.find(accessor.source);
+    if (array != array_counts.end() && accessor.values > array->second) {
+      diagnostics->Error(path, accessor.line, "",
+                         "COLLADA <accessor> reads " + std::to_string(accessor.values) +
+                             " values of '" + std::string(accessor.source) + "', which holds " +
+                             std::to_string(array->second));
+    }
   }
 }
 

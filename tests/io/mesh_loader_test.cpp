@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -167,6 +168,39 @@ TEST(MeshLoader, MalformedColladaIsRefusedBeforeTheImporter) {
   EXPECT_NE(nested.diagnostics().Format().find(":3: error: COLLADA elements nested deeper"),
             std::string::npos)
       << nested.diagnostics().Format();
+}
+
+
+// assimp reads as many values as a data array's `count` says (0 when it has none) and as many as
+// an <accessor> asks for, without a bound check: a float_array without a count crashed the
+// loader (a null dereference, found by the mesh fuzzer) and one shorter than its accessor gave
+// vertices read from past its end. Both are errors at their line.
+TEST(MeshLoader, ColladaArraysMustHoldWhatTheirAccessorsRead) {
+  std::ifstream seed(std::string(SIM_SOURCE_DIR) + "/tests/fuzz/seeds/mesh/tetra_y_up_mm.dae");
+  const std::string text((std::istreambuf_iterator<char>(seed)), std::istreambuf_iterator<char>());
+  ASSERT_NE(text.find("count=\"12\""), std::string::npos);
+  const auto with = [&](const std::string& count) {
+    std::string changed = text;
+    changed.replace(changed.find("count=\"12\""), 10, count);
+    return changed;
+  };
+  // the errors of the seed with its float_array's count replaced
+  const auto errors = [&](const std::string& name, const std::string& count) {
+    const Expected<LoadedMesh> mesh = LoadMesh(WriteTemp(name, with(count)));
+    EXPECT_FALSE(mesh.ok()) << name;
+    return mesh.diagnostics().Format();
+  };
+  const std::string no_count = errors("cs_no_count.dae", "coult=\"24\"");
+  EXPECT_NE(no_count.find(":13: error: COLLADA <float_array> needs a 'count' of at most the 12 "
+                          "values it holds"),
+            std::string::npos)
+      << no_count;
+  const std::string short_array = errors("cs_short.dae", "count=\"2\" ");
+  EXPECT_NE(short_array.find(":14: error: COLLADA <accessor> reads 12 values of "
+                             "'tetra-pos-array', which holds 2"),
+            std::string::npos)
+      << short_array;
+  EXPECT_TRUE(LoadMesh(WriteTemp("cs_whole.dae", text)).ok());
 }
 
 }  // namespace
