@@ -38,6 +38,22 @@ FemMaterialParameters SoftBodyMaterial(const SoftBody& body) {
 }
 
 
+Real PressureWaveCells(const Model& model, const SoftBody& body, Real dt) {
+  if (body.tet_count() == 0) return 0;
+  Real volume = 0, mass = 0;
+  for (Real v : body.tet_rest_volume) volume += v;
+  for (int p = body.first_particle; p < body.first_particle + body.particle_count; ++p) {
+    mass += model.particle_mass[p];
+  }
+  if (!(volume > 0) || !(mass > 0)) return 0;
+  const FemMaterialParameters material = SoftBodyMaterial(body);
+  const Real wave_speed = std::sqrt((material.lambda + 2 * material.mu) / (mass / volume));
+  // the edge of a regular tet of the mean volume, V = a³/(6√2)
+  const Real edge = std::cbrt(6 * std::sqrt(2.0) * volume / body.tet_count());
+  return wave_speed * dt / edge;
+}
+
+
 Real ActivationScale(const SoftBody& body, Real time) {
   if (!(body.activation_ramp_time > 0)) return 1;
   return std::clamp<Real>(time / body.activation_ramp_time, 0, 1);

@@ -349,14 +349,14 @@ bool ReadActivation(SceneReader& reader, const JsonValue& list, const std::strin
 // - accuracy: the same ball, once it rolls on a frictional ground, speeds up at 20 inner
 //   iterations (0.27 m/s at 2.5 s: the unconverged contact and element forces lag the motion,
 //   README "Known problems"), rolls steadily at 30 (7 cm/s) and slows down from 40.
-// So about 3.5·c·Δt/h iterations keep the element rows converged enough; below that say so at
+// So about 3.5·c·Δt/h iterations keep the element rows converged enough (kIterationsPerWaveCell
+// = 4 with a margin: at 33 = 3.5·9.4 the ball still rolled at 5.7 cm/s at 4 s, at 35 1.2 cm/s,
+// which solver.wave_iterations gives by default up to its most); below that say so at
 // load. The back-tracking line search (solver.line_search) keeps stiff scenes finite (it rejects
 // the Newton steps the unconverged inner solve gets wrong) but does not stop the rolling ball's
 // gain (measured), so it only drops the stability advice. The exact element-block preconditioner
 // (woodbury) does not need a pressure wave carried row by row, so the estimate does not apply
 // (the PneuNet's fingers, c·Δt/h = 248, run at 4 × 10 with it).
-constexpr double kIterationsPerWaveCell = 3.5;
-constexpr double kStableIterationsPerWaveCell = 2.0;
 
 void WarnIfTooStiff(SceneReader& reader, const JsonValue& object, const std::string& what,
                     const SoftBody& body, Real density, const SolverOptions& options) {
@@ -372,9 +372,14 @@ void WarnIfTooStiff(SceneReader& reader, const JsonValue& object, const std::str
   const Real edge = std::cbrt(6 * std::sqrt(2.0) * volume / body.tet_count());
   const Real cells = wave_speed * options.dt / edge;
   const int needed = static_cast<int>(std::ceil(kIterationsPerWaveCell * cells));
-  if (needed <= settings.linear_iterations) return;
+  // solver.wave_iterations raises the inner iterations to `needed`, up to its most
+  const int iterations =
+      settings.wave_iterations
+          ? std::max(settings.linear_iterations, std::min(needed, settings.wave_iterations_max))
+          : settings.linear_iterations;
+  if (needed <= iterations) return;
   const int stable = static_cast<int>(std::ceil(kStableIterationsPerWaveCell * cells));
-  const bool may_blow_up = !settings.line_search && settings.linear_iterations < stable;
+  const bool may_blow_up = !settings.line_search && iterations < stable;
   reader.Warning(object,
                  what + ": its tets are stiff for their mass at this time step (c·Δt/h = " +
                      FormatNumber(std::round(cells * 10) / 10) +
@@ -383,8 +388,9 @@ void WarnIfTooStiff(SceneReader& reader, const JsonValue& object, const std::str
                      " mm); the solver's inner iterations usually need to be about " +
                      std::to_string(needed) + " to keep it from gaining energy as it rolls and " +
                      std::to_string(stable) + " to keep it stable (the scene has " +
-                     std::to_string(settings.linear_iterations) +
-                     "): raise solver.linear_iterations, lower solver.dt or coarsen the mesh" +
+                     std::to_string(iterations) +
+                     "): raise solver.linear_iterations or solver.wave_iterations_max, lower "
+                     "solver.dt or coarsen the mesh" +
                      (may_blow_up ? " (solver.line_search keeps it finite)" : ""));
 }
 

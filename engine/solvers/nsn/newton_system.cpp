@@ -443,24 +443,37 @@ Eigen::SparseMatrix<Real> NewtonSystem::AssembleMatrix() const {
 
 
 bool NewtonSystem::has_preconditioner() const {
-  return settings_.fem_preconditioner == FemPreconditioner::kWoodbury &&
-         elements_.row_count() > 0 && element_preconditioner_.valid();
+  return joint_preconditioner_.valid() ||
+         (settings_.fem_preconditioner == FemPreconditioner::kWoodbury &&
+          elements_.row_count() > 0 && element_preconditioner_.valid());
 }
 
 
 void NewtonSystem::ApplyPreconditioner(const VectorX& r, VectorX* z) const {
-  // without the element block, the diagonal on every row (element rows included)
-  if (!has_preconditioner()) {
-    *z = r.cwiseQuotient(diag_);
-    return;
+  // the diagonal on every row, then the exact blocks over their rows
+  *z = r.cwiseQuotient(diag_);
+  joint_preconditioner_.Apply(r.data(), z->data());
+  if (settings_.fem_preconditioner == FemPreconditioner::kWoodbury && elements_.row_count() > 0 &&
+      element_preconditioner_.valid()) {
+    element_preconditioner_.Apply(r.data(), z->data());
   }
-  z->resize(size());
-  z->head(row_count()) = r.head(row_count()).cwiseQuotient(diag_.head(row_count()));
-  element_preconditioner_.Apply(r.data(), z->data());
 }
 
 
 void NewtonSystem::UpdatePreconditioner() {
+  // the rigid rows of joints and couplings (compliant, drive, limit and friction rows stay on the
+  // diagonal: joint_preconditioner.h)
+  const bool exact = settings_.joint_preconditioner == JointPreconditionerKind::kExact ||
+                     (settings_.joint_preconditioner == JointPreconditionerKind::kAuto &&
+                      heavy_joint_load_ && settings_.geometric_stiffness);
+  const int joint_rows = exact ? constraints_.attachment_row_begin() : 0;
+  joint_block_rows_.assign(joint_rows, 0);
+  for (int i = 0; i < joint_rows; ++i) {
+    joint_block_rows_[i] = constraints_.type(i) == RowType::kBilateral &&
+                           std::isinf(constraints_.bilateral(i).stiffness);
+  }
+  joint_preconditioner_.Update(rows_, joint_rows, blocks_, c_diag_.data(), settings_.regularization,
+                               &joint_block_rows_);
   if (settings_.fem_preconditioner != FemPreconditioner::kWoodbury || elements_.row_count() == 0) {
     return;
   }
@@ -586,6 +599,7 @@ void NewtonSystem::UpdateRotationalStiffness() {
       rotation_stiffness_[bodies.child_block] += child;
   }
   // every body, so one whose load went away this iteration drops last iteration's shift
+  heavy_joint_load_ = false;
   for (int b = 0; b < blocks_.body_count(); ++b) {
     if (blocks_.fixed[b]) continue;
     Vec3 positive = Vec3::Zero();
@@ -601,6 +615,8 @@ void NewtonSystem::UpdateRotationalStiffness() {
     const Mat3 shift =
         eigen.eigenvectors() * positive.asDiagonal() * eigen.eigenvectors().transpose();
     blocks_.inv_inertia_W[b] = (blocks_.inertia_W[b] + dt_ * dt_ * shift).inverse();
+    heavy_joint_load_ |=
+        dt_ * dt_ * positive.maxCoeff() > kHeavyJointLoad * blocks_.inertia_W[b].trace() / 3;
   }
 }
 

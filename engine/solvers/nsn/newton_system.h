@@ -34,6 +34,7 @@
 #include "engine/model/model.h"
 #include "engine/solvers/nsn/element_preconditioner.h"
 #include "engine/solvers/nsn/element_rows.h"
+#include "engine/solvers/nsn/joint_preconditioner.h"
 #include "engine/solvers/nsn/linear_solvers.h"
 #include "engine/solvers/nsn/nsn_settings.h"
 #include "engine/solvers/nsn/schur_arrays.h"
@@ -136,8 +137,10 @@ class NewtonSystem final : public SchurOperator {
   const VectorX& diagonal() const override { return diag_; }
   void GaussSeidelSweep(const VectorX& b, VectorX* x) const override;
   Eigen::SparseMatrix<Real> AssembleMatrix() const override;
-  /// With settings.fem_preconditioner = woodbury: blockdiag(D_other⁻¹, A_ee⁻¹), the diagonal on
-  /// the other rows and the exact element block (element_preconditioner.h) on the element rows.
+  /// blockdiag(A_jj⁻¹, D_other⁻¹, A_ee⁻¹): the exact joint block (joint_preconditioner.h, with
+  /// settings.joint_preconditioner = exact) on the joint rows, the exact element block
+  /// (element_preconditioner.h, with settings.fem_preconditioner = woodbury) on the element rows
+  /// and the rows with particle ends, the diagonal on the others.
   bool has_preconditioner() const override;
   void ApplyPreconditioner(const VectorX& r, VectorX* z) const override;
 
@@ -145,8 +148,8 @@ class NewtonSystem final : public SchurOperator {
   /// next Begin or Assemble).
   const SchurArrays<Real>& arrays() const { return arrays_; }
 
-  /// Refactors the element block of the preconditioner at the current iterate (after Assemble;
-  /// nothing without element rows or with the Jacobi setting).
+  /// Refactors the joint and element blocks of the preconditioner at the current iterate (after
+  /// Assemble; nothing for a block without rows or with its diagonal setting).
   void UpdatePreconditioner();
 
  private:
@@ -199,6 +202,13 @@ class NewtonSystem final : public SchurOperator {
   VectorX lambda_rows_;   // λ with each contact's friction pair in its frame's coordinates
   ElementRows elements_;  // rows [row_count(), size())
   ElementPreconditioner element_preconditioner_;
+  JointPreconditioner joint_preconditioner_;  // rigid rows of [0, attachment_row_begin)
+  std::vector<unsigned char> joint_block_rows_;
+  /// whether a body's rotational geometric stiffness Δt²·λ_max exceeds kHeavyJointLoad times its
+  /// mean inertia (a light link carrying a heavy load), at the last UpdateRotationalStiffness:
+  /// joint_preconditioner = auto then uses the exact joint block (kept across steps)
+  bool heavy_joint_load_ = false;
+  static constexpr Real kHeavyJointLoad = 10;
 
   IterateErrors errors_;
 };

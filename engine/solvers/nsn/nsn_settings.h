@@ -11,6 +11,7 @@
 namespace sim {
 
 struct SolverOptions;
+struct Model;
 
 /// Inner linear solver of each Newton iteration (digest nsn-and-friction.md §9).
 enum class LinearSolverKind { kPcr = 0, kPcg, kJacobi, kGaussSeidel, kDirect };
@@ -31,12 +32,18 @@ enum class ComplementarityScaling { kEffectiveMass = 0, kIdentity, kTimeStepSqua
 /// exact inverse of the element block by the Woodbury identity (element_preconditioner.h).
 enum class FemPreconditioner { kJacobi = 0, kWoodbury };
 
+/// Preconditioner of the joint rows in the inner PCR/PCG solve: the Schur diagonal, or the exact
+/// inverse of the joint block by its sparse LDLᵀ (joint_preconditioner.h), or the exact block
+/// only while a link carries a load whose rotational geometric stiffness dwarfs its inertia.
+enum class JointPreconditionerKind { kDiagonal = 0, kExact, kAuto };
+
 const char* LinearSolverName(LinearSolverKind kind);  ///< "pcr", "pcg", "jacobi", "gs", "direct"
 const char* NcpFunctionName(NcpFunction ncp);         ///< "fb", "min"
 const char* FrictionLinearizationName(FrictionLinearization kind);  ///< "compliance", "projection"
 const char* ScalingName(ComplementarityScaling r);          ///< "effective_mass", "identity", "dt2"
 const char* FemComplianceModeName(FemComplianceMode mode);  ///< "projected", "diagonal"
 const char* FemPreconditionerName(FemPreconditioner kind);  ///< "jacobi", "woodbury"
+const char* JointPreconditionerName(JointPreconditionerKind kind);  ///< "diagonal", "exact", "auto"
 
 /// The NSN solver's settings, typed (the values of NsnSettingsTable).
 struct NsnSettings {
@@ -46,6 +53,10 @@ struct NsnSettings {
   int newton_max_iterations = 8;
   Real newton_tolerance = 1e-4;  ///< velocity residual of contacts and joints [m/s]
   int linear_iterations = 20;
+  /// raise linear_iterations to kIterationsPerWaveCell·c·Δt/h of the stiffest soft body on the
+  /// Jacobi FEM preconditioner, at most wave_iterations_max (WaveIterations)
+  bool wave_iterations = true;
+  int wave_iterations_max = 200;
   LinearSolverKind linear_solver = LinearSolverKind::kPcr;
   NcpFunction ncp = NcpFunction::kFischerBurmeister;
   FrictionLinearization friction = FrictionLinearization::kProjection;
@@ -58,12 +69,19 @@ struct NsnSettings {
   FemComplianceMode fem_compliance = FemComplianceMode::kProjected;
   bool fem_shear_rows = true;
   FemPreconditioner fem_preconditioner = FemPreconditioner::kJacobi;
+  JointPreconditionerKind joint_preconditioner = JointPreconditionerKind::kAuto;
   /// kStepUnconverged above these at the step's end: normal and joint error [m], friction
   /// residual [m/s], friction outside its cone as a fraction of the bound [-]
   Real unconverged_gap = 1e-3;
   Real unconverged_slip = 0.1;
   Real unconverged_cone = 0.1;
 };
+
+/// The inner iterations of a step: settings.linear_iterations, raised with
+/// settings.wave_iterations (and the Jacobi FEM preconditioner) to kIterationsPerWaveCell times
+/// the largest PressureWaveCells of the model's soft bodies, at most
+/// settings.wave_iterations_max (and never below linear_iterations).
+int WaveIterations(const NsnSettings& settings, const Model& model, Real dt);
 
 /// The descriptor table of the NSN solver's settings.
 const SettingsTable& NsnSettingsTable();

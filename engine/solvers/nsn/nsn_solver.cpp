@@ -115,6 +115,7 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
   // whether the system is assembled at the current iterate (an accepted line-search trial is)
   bool assembled = false;
   const int most_iterations = std::max(settings.newton_iterations, settings.newton_max_iterations);
+  const int linear_iterations = WaveIterations(settings, model, dt);
   std::vector<Real>& residuals = extra_residuals_;
   residuals.clear();
   for (int n = 0; n < most_iterations; ++n) {
@@ -147,8 +148,8 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     // inner linear solve of the Schur complement system
     stopwatch.Restart();
     const nsn::LinearSolveStats stats =
-        nsn::SolveLinear(settings.linear_solver, system_, rhs_, settings.linear_iterations,
-                         &solution_, &workspace_, &report->inner_residuals);
+        nsn::SolveLinear(settings.linear_solver, system_, rhs_, linear_iterations, &solution_,
+                         &workspace_, &report->inner_residuals);
     system_.RecoverVelocity(solution_);
     solve_ms += stopwatch.ElapsedMs();
     record.inner_count = static_cast<int>(report->inner_residuals.size()) - record.inner_begin;
