@@ -6,6 +6,7 @@
 // (parallel-axis theorem), with m_i from the object's `mass` split by part volume, or from each
 // part's density. The body frame sits at c with the object's orientation.
 #include <memory>
+#include "engine/geometry/collision_mesh.h"
 #include "engine/io/scene_reader.h"
 
 namespace sim::io {
@@ -20,6 +21,7 @@ struct Part {
   double density = 0;  ///< [kg/m³]
   std::string name;
   std::shared_ptr<const VisualMesh> visual;  ///< drawn surface of a mesh part, else null
+  int structure_field = -1;                  ///< the part's own, else the object's
 };
 
 // appends the parts as shapes of `body` (kWorldBody: fixed, X_BO the object's world pose)
@@ -32,6 +34,7 @@ void AddParts(const std::vector<Part>& parts, int body, const Pose& X_BO, Model*
     model->shape_X_BS.push_back(X_BO * part.X_OS);
     model->shape_material.push_back(part.material);
     model->shape_color.push_back(part.color);
+    ApplyStructureField(part.structure_field, shape, model);
     if (part.visual) {
       model->shape_visual_mesh.resize(shape);
       model->shape_visual_mesh.push_back(part.visual);
@@ -46,11 +49,11 @@ bool ReadPart(SceneReader& reader, const JsonValue& value, const std::string& ob
               Part* part) {
   const std::string what = "object '" + object_name + "' shape " + std::to_string(index);
   if (!reader.ExpectType(value, JsonValue::Type::kObject, what)) return false;
-  reader.CheckKeys(
-      value,
-      {"name", "type", "size", "radius", "length", "file", "scale", "collision", "sdf_resolution",
-       "hull_vertices", "position", "rpy_deg", "quaternion_wxyz", "material", "color", "density"},
-      what);
+  reader.CheckKeys(value,
+                   {"name", "type", "size", "radius", "length", "file", "scale", "collision",
+                    "sdf_resolution", "hull_vertices", "position", "rpy_deg", "quaternion_wxyz",
+                    "material", "color", "density", "structure_field"},
+                   what);
   const JsonValue* type = value.Find("type");
   if (type == nullptr) {
     reader.Error(value, what + " needs a 'type' (box, sphere, capsule, cylinder or mesh)");
@@ -90,7 +93,7 @@ void ReadCompoundObject(SceneReader& reader, const JsonValue& object, const std:
   reader.CheckKeys(object,
                    {"name", "type", "shapes", "material", "color", "position", "rpy_deg",
                     "quaternion_wxyz", "fixed", "mass", "density", "velocity", "angular_velocity",
-                    "collision_group", "collides_with"},
+                    "collision_group", "collides_with", "structure_field"},
                    what);
   int material = 0;
   bool ok = ReadObjectMaterial(reader, object, materials, &material, what);
@@ -128,10 +131,23 @@ void ReadCompoundObject(SceneReader& reader, const JsonValue& object, const std:
     reader.Error(*shapes, what + " 'shapes' is empty");
     return;
   }
+  // a structure field of the object is shared by its parts (each projects it in its own shape
+  // frame); a part's own field replaces it
+  const int object_field =
+      ReadTriplanarStructureField(reader, object, "structure_field", what, ok, model);
+  ok &= object_field != kBadStructureField;
   for (std::size_t i = 0; i < shapes->items().size(); ++i) {
     Part part;
-    if (ReadPart(reader, shapes->items()[i], name, static_cast<int>(i), materials, material, color,
-                 density, *model, &part)) {
+    const JsonValue& value = shapes->items()[i];
+    if (ReadPart(reader, value, name, static_cast<int>(i), materials, material, color, density,
+                 *model, &part)) {
+      const ShapeGeometry& g = part.geometry;
+      part.structure_field =
+          ReadStructureField(reader, value, "structure_field", DefaultFieldProjection(g),
+                             g.type == ShapeType::kMesh && g.mesh && g.mesh->surface.has_uvs(),
+                             what + " shape " + std::to_string(i), model);
+      if (part.structure_field == kBadStructureField) ok = false;
+      if (part.structure_field == -1) part.structure_field = object_field;
       parts.push_back(std::move(part));
     } else {
       ok = false;

@@ -71,7 +71,7 @@ void ReadFrictionPairs(SceneReader& reader, const JsonValue& root,
     const JsonValue& item = pairs->items()[i];
     const std::string what = "friction pair " + std::to_string(i);
     if (!reader.ExpectType(item, JsonValue::Type::kObject, what)) continue;
-    reader.CheckKeys(item, {"materials", "friction"}, what);
+    reader.CheckKeys(item, {"materials", "friction", "friction_major", "friction_minor"}, what);
     const JsonValue* names = item.Find("materials");
     if (names == nullptr || item.Find("friction") == nullptr) {
       reader.Error(item, what + " needs 'materials' [a, b] and 'friction'");
@@ -100,6 +100,8 @@ void ReadFrictionPairs(SceneReader& reader, const JsonValue& root,
     }
     // μ above 10 is not a physical friction coefficient but a typo (as for materials)
     ok &= reader.ReadNumber(item, "friction", &pair.friction, 0, 10, what);
+    ok &= ok && ReadFrictionAxes(reader, item, pair.friction, &pair.friction_major,
+                                 &pair.friction_minor, what);
     if (!ok) continue;
     const auto key = std::minmax(pair.material_a, pair.material_b);
     if (!seen.insert(key).second) {

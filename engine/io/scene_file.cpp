@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "engine/geometry/collision_mesh.h"
 #include "engine/io/json_document.h"
 #include "engine/io/scene_reader.h"
 #include "engine/io/text_file.h"
@@ -197,7 +198,40 @@ void ReadOptions(SceneReader& reader, const JsonValue& root, Model* model) {
 }
 
 
-// materials: { "name": { friction, density, color } }; returns name -> index
+}  // namespace
+
+
+bool ReadFrictionAxes(SceneReader& reader, const JsonValue& object, double friction, double* major,
+                      double* minor, const std::string& what) {
+  bool ok = reader.ReadNumber(object, "friction_major", major, 0, 10, what);
+  ok &= reader.ReadNumber(object, "friction_minor", minor, 0, 10, what);
+  if (!ok) return false;
+  const double mu_major = *major < 0 ? friction : *major;
+  const double mu_minor = *minor < 0 ? friction : *minor;
+  const JsonValue* at = object.Find("friction_minor") != nullptr ? object.Find("friction_minor")
+                                                                 : object.Find("friction_major");
+  if (at == nullptr) return true;
+  if (mu_minor > mu_major) {
+    reader.Error(*at, what + " has friction_minor " + FormatNumber(mu_minor) +
+                          " > friction_major " + FormatNumber(mu_major) +
+                          " (the major axis is the grain's high-friction direction; an omitted "
+                          "one is 'friction')");
+    return false;
+  }
+  if (mu_minor == 0 && mu_major > 0) {
+    reader.Error(*at, what + " has friction_minor 0 with friction_major " + FormatNumber(mu_major) +
+                          "; a cone with one zero axis has no friction at all in the solvers, "
+                          "give a small positive friction_minor (e.g. 0.001)");
+    return false;
+  }
+  return true;
+}
+
+
+namespace {
+
+// materials: { "name": { friction, friction_major, friction_minor, restitution, density, color } };
+// returns name -> index
 std::map<std::string, int> ReadMaterials(SceneReader& reader, const JsonValue& root, Model* model) {
   std::map<std::string, int> index;
   // built-in default material, used by objects that name none
@@ -209,10 +243,14 @@ std::map<std::string, int> ReadMaterials(SceneReader& reader, const JsonValue& r
   for (const auto& [name, value] : materials->members()) {
     const std::string what = "material '" + name + "'";
     if (!reader.ExpectType(value, JsonValue::Type::kObject, what)) continue;
-    reader.CheckKeys(value, {"friction", "restitution", "density", "color"}, what);
+    reader.CheckKeys(
+        value, {"friction", "friction_major", "friction_minor", "restitution", "density", "color"},
+        what);
     Material material{.name = name};
     // μ above 10 is not a physical friction coefficient but a typo
     reader.ReadNumber(value, "friction", &material.friction, 0, 10, what);
+    ReadFrictionAxes(reader, value, material.friction, &material.friction_major,
+                     &material.friction_minor, what);
     reader.ReadNumber(value, "restitution", &material.restitution, 0, 1, what);
     reader.ReadNumber(value, "density", &material.density, 1e-3, 1e6, what);
     ReadColor(reader, value, &material.color, what);
@@ -357,7 +395,7 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   if (is_plane) {
     reader.CheckKeys(object,
                      {"name", "type", "material", "color", "normal", "offset", "collision_group",
-                      "collides_with"},
+                      "collides_with", "structure_field"},
                      what);
   } else if (is_particle) {
     reader.CheckKeys(object,
@@ -385,13 +423,14 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
                       "velocity",
                       "angular_velocity",
                       "collision_group",
-                      "collides_with"},
+                      "collides_with",
+                      "structure_field"},
                      what);
   } else {
     reader.CheckKeys(object,
                      {"name", "type", "material", "color", "size", "radius", "length", "position",
                       "quaternion_wxyz", "rpy_deg", "fixed", "mass", "density", "velocity",
-                      "angular_velocity", "collision_group", "collides_with"},
+                      "angular_velocity", "collision_group", "collides_with", "structure_field"},
                      what);
   }
 
@@ -400,6 +439,21 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   bool ok = ReadGeometry(reader, object, *type_value, &geometry, what, &visual);
   CollisionFilter filter;
   if (!is_particle) ok &= ReadCollisionFilter(reader, object, what, &filter);
+  // the surface's structure field (particles have no surface to carry one)
+  int structure_field = -1;
+  if (is_particle && object.Find("structure_field") != nullptr) {
+    reader.Error(*object.Find("structure_field"),
+                 what +
+                     " is a particle, which has no surface for a structure field (use a "
+                     "sphere)");
+    ok = false;
+  } else if (ok) {
+    structure_field = ReadStructureField(
+        reader, object, "structure_field", DefaultFieldProjection(geometry),
+        geometry.type == ShapeType::kMesh && geometry.mesh && geometry.mesh->surface.has_uvs(),
+        what, model);
+    ok &= structure_field != kBadStructureField;
+  }
 
   // material and colour (the object's own colour overrides the material's)
   int material = 0;
@@ -509,6 +563,7 @@ void ReadObject(SceneReader& reader, const JsonValue& object, int index,
   model->shape_material.push_back(material);
   model->shape_color.push_back(color);
   ApplyCollisionFilter(filter, shape, model);
+  ApplyStructureField(structure_field, shape, model);
   if (fixed) {
     if (ref != nullptr) *ref = {ObjectRef::Kind::kFixed, -1};
     model->shape_body.push_back(kWorldBody);
@@ -616,6 +671,9 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   ReadProbes(reader, root, names, model.get());
   // per-shape and per-joint arrays filled by some objects only: one entry each once any has one
   if (!model->shape_visual_mesh.empty()) model->shape_visual_mesh.resize(model->shape_count());
+  if (!model->shape_structure_field.empty()) {
+    model->shape_structure_field.resize(model->shape_count(), -1);
+  }
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
   ReadScript(reader, root, model.get());
   if (progress.cancelled()) return CancelledLoad(source_name);

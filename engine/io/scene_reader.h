@@ -255,6 +255,42 @@ void ReadCompoundObject(SceneReader& reader, const JsonValue& object, const std:
                         const std::map<std::string, int>& materials, ObjectNames* names,
                         Model* model, State* state);
 
+/// The optional Matchstick coefficients 'friction_major' and 'friction_minor' of a material or
+/// friction pair (negative: `friction`), checked μ_major ≥ μ_minor and μ_minor > 0 when
+/// μ_major > 0 (scene_file.cpp). Returns false after reporting.
+bool ReadFrictionAxes(SceneReader& reader, const JsonValue& object, double friction, double* major,
+                      double* minor, const std::string& what);
+
+/// What ReadStructureField returns after reporting errors.
+inline constexpr int kBadStructureField = -2;
+
+/// The projection a shape's structure field gets when the scene names none: planar along the
+/// plane normal for planes, cylindrical about z for spheres, capsules and cylinders, the texture
+/// coordinates of a mesh that has them, else triplanar (scene_structure.cpp).
+FieldProjectionSpec DefaultFieldProjection(const ShapeGeometry& geometry);
+
+/// Reads `object`[key] (a structure field: {"procedural": kind, parameters} or {"image": PNG},
+/// with "strength", "projection", "tile_size") into a new entry of model->structure_fields and
+/// returns its index; −1 when the key is absent or null, kBadStructureField after errors.
+/// `has_uvs`: whether the surface has texture coordinates ("projection": "uv" needs them).
+int ReadStructureField(SceneReader& reader, const JsonValue& object, const char* key,
+                       const FieldProjectionSpec& default_projection, bool has_uvs,
+                       const std::string& owner, Model* model);
+
+/// The same with a triplanar default projection and no texture coordinates (robots, compounds as a
+/// whole, tet meshes); `ok` false skips the read (−1), so errors are not reported twice.
+inline int ReadTriplanarStructureField(SceneReader& reader, const JsonValue& object,
+                                       const char* key, const std::string& owner, bool ok,
+                                       Model* model) {
+  if (!ok) return -1;
+  return ReadStructureField(reader, object, key, {.kind = FieldProjection::kTriplanar}, false,
+                            owner, model);
+}
+
+/// Gives shapes [first_shape, shape_count) the structure field `field` (−1: none), creating the
+/// model's shape_structure_field array (earlier shapes: none) when a field first appears.
+void ApplyStructureField(int field, int first_shape, Model* model);
+
 /// Reads the optional top-level `script` array (keyframed joint drive targets, scene_script.cpp)
 /// into model->joint_script. Needs every joint of the scene already in the model.
 void ReadScript(SceneReader& reader, const JsonValue& root, Model* model);

@@ -427,7 +427,8 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
                     "fixed",
                     "attachments",
                     "activation",
-                    "activation_ramp_time"},
+                    "activation_ramp_time",
+                    "structure_field"},
                    what);
   double scale = 1;
   Pose X_W;
@@ -469,6 +470,11 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
     reader.Error(*object.Find("density"), what + " gives both 'mass' and 'density'; give one");
     ok = false;
   }
+  // the surface's structure field, projected in the body's material frame (the rest nodes in
+  // the object's own axes, scaled) and carried by the deforming triangles
+  body.structure_field =
+      ReadTriplanarStructureField(reader, object, "structure_field", what, ok, model);
+  ok &= body.structure_field != kBadStructureField;
   if (!ok) return;
   TetMesh tets;
   const JsonValue* source = nullptr;

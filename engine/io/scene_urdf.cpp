@@ -34,7 +34,9 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
                     "material",
                     "joint_friction_scale",
                     "collision_group",
-                    "collides_with"},
+                    "collides_with",
+                    "structure_field",
+                    "link_structure_fields"},
                    what);
   const JsonValue* file = object.Find("file");
   if (file == nullptr) {
@@ -140,6 +142,25 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   }
   CollisionFilter filter;
   ok &= ReadCollisionFilter(reader, object, what, &filter);
+  // structure fields: one for every link's shapes, and per link by name (projected triplanar in
+  // each shape's frame unless they say otherwise)
+  const int robot_field =
+      ReadTriplanarStructureField(reader, object, "structure_field", what, ok, model);
+  ok &= robot_field != kBadStructureField;
+  std::map<std::string, int> link_fields;
+  const JsonValue* link_values = object.Find("link_structure_fields");
+  if (ok && link_values != nullptr &&
+      reader.ExpectType(*link_values, JsonValue::Type::kObject,
+                        what + " 'link_structure_fields'")) {
+    for (const auto& [link, value] : link_values->members()) {
+      const int field = ReadTriplanarStructureField(reader, *link_values, link.c_str(),
+                                                    what + " link '" + link + "'", true, model);
+      ok &= field != kBadStructureField;
+      link_fields[link] = field;
+    }
+  } else if (link_values != nullptr) {
+    ok = false;
+  }
   if (!ok) return;
 
   reader.progress().Stage("reading robot " + std::filesystem::path(path).filename().string());
@@ -188,6 +209,27 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   AppendWithNote(reader, conversion, *file, "in the robot of " + what);
   if (conversion.has_errors()) return;
   ApplyCollisionFilter(filter, first_shape, model);
+  // each link's field by its body name "name/link", else the robot's
+  bool fields_ok = true;
+  for (const auto& [link, field] : link_fields) {
+    if (model->FindBody(placement.name_prefix + link) < first_body) {
+      reader.Error(*link_values->Find(link), what + " 'link_structure_fields' names '" + link +
+                                                 "', which is not a link of the robot with a "
+                                                 "body of its own");
+      fields_ok = false;
+    }
+  }
+  if (!fields_ok) return;
+  if (robot_field >= 0 || !link_fields.empty()) {
+    model->shape_structure_field.resize(model->shape_count(), -1);
+    for (int s = first_shape; s < model->shape_count(); ++s) {
+      const int body = model->shape_body[s];
+      const std::string link =
+          body >= first_body ? model->body_name[body].substr(placement.name_prefix.size()) : "";
+      const auto it = link_fields.find(link);
+      model->shape_structure_field[s] = it != link_fields.end() ? it->second : robot_field;
+    }
+  }
 
   // the object name stands for the root body; every body also as "name/link"
   if (!name.empty()) names->at(name) = ObjectRef{ObjectRef::Kind::kBody, root};

@@ -125,6 +125,26 @@ Real ContactFriction(const Model& model, int material_a, int material_b) {
 }
 
 
+PairFriction ContactFrictionAxes(const Model& model, int material_a, int material_b) {
+  for (const FrictionPair& pair : model.friction_pairs) {
+    if ((pair.material_a == material_a && pair.material_b == material_b) ||
+        (pair.material_a == material_b && pair.material_b == material_a)) {
+      return {pair.friction, pair.friction_major < 0 ? pair.friction : pair.friction_major,
+              pair.friction_minor < 0 ? pair.friction : pair.friction_minor};
+    }
+  }
+  // materials outside the table (hand-built models with none) have the default μ
+  static const Material kDefault;
+  const auto material = [&](int m) -> const Material& {
+    return m >= 0 && m < static_cast<int>(model.materials.size()) ? model.materials[m] : kDefault;
+  };
+  const Material& a = material(material_a);
+  const Material& b = material(material_b);
+  return {0.5 * (a.friction + b.friction), 0.5 * (a.major() + b.major()),
+          0.5 * (a.minor() + b.minor())};
+}
+
+
 const char* ProbeKindName(ProbeKind kind) {
   switch (kind) {
     case ProbeKind::kBodyPosition:

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/math.h"
+#include "engine/model/structure_field.h"
 #include "engine/solvers/solver_options.h"
 
 namespace sim {
@@ -60,6 +61,13 @@ Real BoundingRadius(const ShapeGeometry& geometry);
 struct Material {
   std::string name;
   Real friction = 0.5;  ///< Coulomb coefficient μ [-]
+  /// anisotropic (Matchstick) coefficients along and across a structure field's grain,
+  /// μ_major ≥ μ_minor [-]; negative means `friction` (isotropic). They act only where a contact
+  /// has a structure direction (contact_material.h).
+  Real friction_major = -1;
+  Real friction_minor = -1;
+  Real major() const { return friction_major < 0 ? friction : friction_major; }
+  Real minor() const { return friction_minor < 0 ? friction : friction_minor; }
   /// coefficient of restitution e in [0, 1]: the separating over the approaching normal speed of
   /// an impact; a pair takes the larger of its two (contact_material.h) [-]
   Real restitution = 0;
@@ -116,7 +124,16 @@ struct JointCoupling {
 struct FrictionPair {
   int material_a = 0;
   int material_b = 0;
-  Real friction = 0.5;  ///< Coulomb coefficient μ [-]
+  Real friction = 0.5;       ///< Coulomb coefficient μ [-]
+  Real friction_major = -1;  ///< μ_major of the pair [-]; negative: `friction`
+  Real friction_minor = -1;  ///< μ_minor of the pair [-]; negative: `friction`
+};
+
+/// The friction coefficients of a pair of materials: isotropic μ and the Matchstick axes.
+struct PairFriction {
+  Real iso = 0.5;    ///< μ [-]
+  Real major = 0.5;  ///< μ_major [-]
+  Real minor = 0.5;  ///< μ_minor [-]
 };
 
 /// What a probe records once per step (scene `probes`; `contact-sim run --report`).
@@ -154,6 +171,9 @@ struct SoftBody {
   /// surface topology (representative triangles) and the material-space SDF of the rest shape
   std::shared_ptr<const SoftBodyCollision> collision;
   int material = 0;
+  /// structure field of the surface (index into Model::structure_fields), projected in the
+  /// material (rest) frame and carried by the deforming triangles; −1: none
+  int structure_field = -1;
   Real youngs_modulus = 1e5;  ///< Y [Pa]
   Real poisson_ratio = 0.3;   ///< ν [-]
 
@@ -246,6 +266,12 @@ struct Model {
   /// mask all.
   std::vector<std::uint32_t> shape_collision_group;
   std::vector<std::uint32_t> shape_collision_mask;
+  /// Structure field of each shape's surface (index into structure_fields), −1 for none. Empty
+  /// (the default) means none for every shape; otherwise one entry per shape.
+  std::vector<int> shape_structure_field;
+  /// The structure fields of shapes and soft-body surfaces (structure_field.h). The fields are
+  /// mutable through the const Model so a painter can edit them between steps; see there.
+  std::vector<std::shared_ptr<StructureField>> structure_fields;
 
   // visuals: render-only geometry of bodies (URDF <visual>, scene objects drawn differently from
   // their collision shapes). A body with at least one visual is drawn by its visuals and its
@@ -345,6 +371,17 @@ struct Model {
 /// Coulomb coefficient of a contact between shapes (or particles) of materials a and b: the
 /// `friction_pairs` entry of the pair when there is one, else the mean of the two materials' μ.
 Real ContactFriction(const Model& model, int material_a, int material_b);
+
+/// All three coefficients of a pair the same way: the pair's entry, else each the mean of the two
+/// materials' (digest §2.12: μ_major, μ_minor "averaged like μ").
+PairFriction ContactFrictionAxes(const Model& model, int material_a, int material_b);
+
+/// Structure field of shape s, or null.
+inline const StructureField* ShapeStructureField(const Model& model, int s) {
+  if (s < 0 || s >= static_cast<int>(model.shape_structure_field.size())) return nullptr;
+  const int f = model.shape_structure_field[s];
+  return f >= 0 ? model.structure_fields[f].get() : nullptr;
+}
 
 /// Lower-case name of a probe kind as written in scene files ("body_position", ...).
 const char* ProbeKindName(ProbeKind kind);

@@ -59,7 +59,10 @@ struct Contact {
   Vec3 bitangent_W = Vec3::UnitY();  ///< d2 = b = n × t
   Real friction_t = 0.5;             ///< μ_t along the tangent [-]
   Real friction_b = 0.5;             ///< μ_b along the bitangent [-]
-  Real restitution = 0;              ///< e of the pair [-]
+  /// Matchstick blend d in [0, 1] of the pair's structure fields ([T eq 29], weighted by their
+  /// strengths; contact_material.h): 0 isotropic, 1 the full (μ_major, μ_minor) cone [-]
+  Real anisotropy = 0;
+  Real restitution = 0;  ///< e of the pair [-]
   /// separating normal speed the step must end with (e times the approach speed of an impact
   /// that closes within the step, else 0) [m/s]
   Real bounce_velocity = 0;

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "engine/collision/collision.h"
+#include "engine/geometry/collision_mesh.h"
 
 namespace sim {
 
@@ -15,16 +17,209 @@ int ContactSideMaterial(const Model& model, const ContactSide& side) {
 }
 
 
-void AssignContactMaterials(const Model& model, Contacts* contacts) {
+namespace {
+
+// below this a projected axis is taken as along the normal: no direction in the tangent plane
+constexpr Real kMinTangentAxis = 1e-6;
+
+// T_u, T_v of mesh triangle `triangle` from its UV gradient (dp/du, dp/dv, Gram-Schmidt), or
+// false when the triangle's UVs are degenerate
+bool UvTangents(const TriangleMesh& mesh, int triangle, Vec3* t_u, Vec3* t_v) {
+  const auto& tri = mesh.triangles[triangle];
+  const Vec3 e1 = mesh.vertices[tri[1]] - mesh.vertices[tri[0]];
+  const Vec3 e2 = mesh.vertices[tri[2]] - mesh.vertices[tri[0]];
+  const Vec2 d1 = mesh.uvs[tri[1]] - mesh.uvs[tri[0]];
+  const Vec2 d2 = mesh.uvs[tri[2]] - mesh.uvs[tri[0]];
+  const Real det = d1.x() * d2.y() - d2.x() * d1.y();
+  if (!(std::abs(det) > 1e-14)) return false;
+  const Vec3 u = (e1 * d2.y() - e2 * d1.y()) / det;
+  const Vec3 v = (e2 * d1.x() - e1 * d2.x()) / det;
+  if (!(u.norm() > 0)) return false;
+  *t_u = u.normalized();
+  const Vec3 v_perp = v - v.dot(*t_u) * *t_u;
+  if (!(v_perp.norm() > 0)) return false;
+  *t_v = v_perp.normalized();
+  return true;
+}
+
+// field coordinates of a rigid side: the mesh's UVs where the contact has them, else projected
+FieldCoordinates RigidCoordinates(const Model& model, const StructureField& field,
+                                  const ContactSide& side, const Vec3& p_S, const Vec3& n_S) {
+  const ShapeGeometry& geometry = model.shape_geometry[side.shape];
+  if (field.projection.kind == FieldProjection::kUv && side.has_uv && geometry.mesh &&
+      geometry.mesh->surface.has_uvs()) {
+    int triangle = side.feature_index;
+    if (side.feature_kind == FeatureKind::kVertex) {
+      const std::vector<int>& owner = geometry.mesh->topology.vertex_owner;
+      triangle = triangle >= 0 && triangle < static_cast<int>(owner.size()) ? owner[triangle] : -1;
+    }
+    FieldCoordinates uv;
+    if (triangle >= 0 && triangle < geometry.mesh->surface.triangle_count() &&
+        UvTangents(geometry.mesh->surface, triangle, &uv.tangent_u, &uv.tangent_v)) {
+      uv.uv = side.uv;
+      return uv;
+    }
+  }
+  return ProjectSurfacePoint(field.projection, p_S, n_S);
+}
+
+// the soft body whose node `particle` is, or −1
+int SoftBodyOfParticle(const Model& model, int particle) {
+  for (int s = 0; s < static_cast<int>(model.soft_bodies.size()); ++s) {
+    const SoftBody& body = model.soft_bodies[s];
+    if (particle >= body.first_particle && particle < body.first_particle + body.particle_count)
+      return s;
+  }
+  return -1;
+}
+
+// a soft-body side's sample: the rest-frame axis carried through the current triangle
+SideStructure SoftSideStructure(const Model& model, const State& state, const ContactSide& side,
+                                int soft_body) {
+  const SoftBody& body = model.soft_bodies[soft_body];
+  SideStructure out;
+  if (body.structure_field < 0 || !body.collision) return out;
+  const StructureField& field = *model.structure_fields[body.structure_field];
+  // the triangle and the point's weights on it (a node: its representative triangle)
+  std::array<int, 3> nodes = side.particles;
+  Vec3 weights = side.weights;
+  if (nodes[1] < 0) {
+    const int local = nodes[0] - body.first_particle;
+    const std::vector<int>& owner = body.collision->topology.vertex_owner;
+    const int triangle = local >= 0 && local < static_cast<int>(owner.size()) ? owner[local] : -1;
+    if (triangle < 0) return out;
+    const auto& tri = body.collision->rest_surface.triangles[triangle];
+    for (int k = 0; k < 3; ++k) {
+      nodes[k] = body.first_particle + tri[k];
+      weights(k) = tri[k] == local ? 1 : 0;
+    }
+  }
+  std::array<Vec3, 3> rest, now;
+  for (int k = 0; k < 3; ++k) {
+    rest[k] = body.rest_positions[nodes[k] - body.first_particle];
+    now[k] = state.particle_x_W[nodes[k]];
+  }
+  const Vec3 e1 = rest[1] - rest[0], e2 = rest[2] - rest[0];
+  const Vec3 normal = e1.cross(e2);
+  if (!(normal.norm() > 0)) return out;
+  const Vec3 point = weights(0) * rest[0] + weights(1) * rest[1] + weights(2) * rest[2];
+  const FieldCoordinates coordinates =
+      ProjectSurfacePoint(field.projection, point, normal.normalized());
+  const StructureSample sample = field.Sample(coordinates.uv);
+  if (!(sample.strength > 0)) return out;
+  const Vec3 s_rest =
+      sample.direction.x() * coordinates.tangent_u + sample.direction.y() * coordinates.tangent_v;
+  // s_rest = E α (least squares in the rest triangle's plane), then s = E' α
+  Eigen::Matrix<Real, 3, 2> rest_edges, now_edges;
+  rest_edges << e1, e2;
+  now_edges << now[1] - now[0], now[2] - now[0];
+  const Eigen::Matrix2d gram = rest_edges.transpose() * rest_edges;
+  const Eigen::Vector2d alpha = gram.inverse() * (rest_edges.transpose() * s_rest);
+  out.axis_W = now_edges * alpha;
+  out.strength = sample.strength;
+  return out;
+}
+
+}  // namespace
+
+
+SideStructure SampleSideStructure(const Model& model, const State& state, const Contact& contact,
+                                  bool is_a) {
+  const ContactSide& side = is_a ? contact.a : contact.b;
+  // soft-body surfaces: a triangle side, or a node of one
+  if (side.is_particle()) {
+    if (model.soft_bodies.empty()) return {};
+    const int soft_body =
+        side.soft_body >= 0 ? side.soft_body : SoftBodyOfParticle(model, side.particle());
+    return soft_body >= 0 ? SoftSideStructure(model, state, side, soft_body) : SideStructure{};
+  }
+  const StructureField* field = ShapeStructureField(model, side.shape);
+  if (field == nullptr) return {};
+  // the surface point and outward normal in the shape frame (a round side's surface lies its
+  // radius out from the core point; A's outward normal is −n)
+  const int body = side.body;
+  const Pose X_WS = body == kWorldBody ? model.shape_X_BS[side.shape]
+                                       : state.body_X_WB[body] * model.shape_X_BS[side.shape];
+  const Vec3 core_W = body == kWorldBody ? side.p_B : state.body_X_WB[body] * side.p_B;
+  const Vec3 outward_W = is_a ? Vec3(-contact.normal_W) : contact.normal_W;
+  const Vec3 surface_W = core_W + side.radius * outward_W;
+  const Quat q_SW = X_WS.q.conjugate();
+  const Vec3 p_S = q_SW * (surface_W - X_WS.p);
+  const Vec3 n_S = q_SW * outward_W;
+  const FieldCoordinates coordinates = RigidCoordinates(model, *field, side, p_S, n_S);
+  const StructureSample sample = field->Sample(coordinates.uv);
+  if (!(sample.strength > 0)) return {};
+  const Vec3 s_S =
+      sample.direction.x() * coordinates.tangent_u + sample.direction.y() * coordinates.tangent_v;
+  return {X_WS.q * s_S, sample.strength};
+}
+
+
+MatchstickCone CombineMatchstick(const Vec3& n, const SideStructure& a, const SideStructure& b,
+                                 const PairFriction& friction) {
+  MatchstickCone cone;
+  cone.tangent = PerpendicularUnit(n);
+  cone.bitangent = n.cross(cone.tangent);
+  cone.mu_t = cone.mu_b = friction.iso;
+  // each side's axis in the tangent plane (note i), or no weight
+  const auto project = [&](const SideStructure& side, Vec3* axis) {
+    if (!(side.strength > 0)) return Real(0);
+    const Vec3 tangential = side.axis_W - side.axis_W.dot(n) * n;
+    const Real length = tangential.norm();
+    if (!(length > kMinTangentAxis * side.axis_W.norm())) return Real(0);
+    *axis = tangential / length;
+    return std::min<Real>(side.strength, 1);
+  };
+  Vec3 s_a = Vec3::Zero(), s_b = Vec3::Zero();
+  const Real w_a = project(a, &s_a);
+  const Real w_b = project(b, &s_b);
+  if (w_a == 0 && w_b == 0) return cone;  // no grain on either side: isotropic (note iii)
+  // sign-align b to a (note ii), then d [T eq 29] and t [T eq 30] weighted by the strengths
+  const Real cosine = s_a.dot(s_b);
+  if (cosine < 0) s_b = -s_b;
+  // acos|cos| loses half the digits near alignment (acos(1 − 1e-16) = 1.5e-8): the same angle
+  // as atan2(|ŝ_a × ŝ_b|, |ŝ_a·ŝ_b|) keeps them
+  const Real angle = std::atan2(s_a.cross(s_b).norm(), std::abs(cosine));
+  const Real d_ab = 1 - (2 / std::numbers::pi) * angle;
+  const Real d = w_a * w_b * d_ab + w_a * (1 - w_b) + w_b * (1 - w_a);
+  const Vec3 t = (w_a * s_a + w_b * s_b).normalized();
+  // μ_t, μ_b [T eq 33-34] (digest reading: μ_major, μ_minor)
+  cone.anisotropy = d;
+  cone.mu_t = d * friction.major + (1 - d) * friction.iso;
+  cone.mu_b = d * friction.minor + (1 - d) * friction.iso;
+  // a round cone keeps the normal-only frame (reproducible, see the header)
+  if (cone.mu_t == cone.mu_b) return cone;
+  cone.tangent = t;
+  cone.bitangent = n.cross(t);  // [T eq 31]
+  return cone;
+}
+
+
+void AssignContactMaterials(const Model& model, const State& state, Contacts* contacts) {
+  const bool fields = !model.structure_fields.empty();
   for (Contact& contact : contacts->items) {
-    const Vec3& n = contact.normal_W;
-    contact.tangent_W = PerpendicularUnit(n);
-    contact.bitangent_W = n.cross(contact.tangent_W);
     const int material_a = ContactSideMaterial(model, contact.a);
     const int material_b = ContactSideMaterial(model, contact.b);
-    contact.friction_t = contact.friction_b = ContactFriction(model, material_a, material_b);
     const auto restitution = [&](int m) { return m >= 0 ? model.materials[m].restitution : 0.0; };
     contact.restitution = std::max(restitution(material_a), restitution(material_b));
+    const Vec3& n = contact.normal_W;
+    if (!fields) {
+      // no structure field in the model: the isotropic cone in the normal-only frame
+      contact.tangent_W = PerpendicularUnit(n);
+      contact.bitangent_W = n.cross(contact.tangent_W);
+      contact.friction_t = contact.friction_b = ContactFriction(model, material_a, material_b);
+      contact.anisotropy = 0;
+      continue;
+    }
+    const MatchstickCone cone =
+        CombineMatchstick(n, SampleSideStructure(model, state, contact, true),
+                          SampleSideStructure(model, state, contact, false),
+                          ContactFrictionAxes(model, material_a, material_b));
+    contact.tangent_W = cone.tangent;
+    contact.bitangent_W = cone.bitangent;
+    contact.friction_t = cone.mu_t;
+    contact.friction_b = cone.mu_b;
+    contact.anisotropy = cone.anisotropy;
   }
 }
 

@@ -34,7 +34,7 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
   DetectContacts(model, *state, model.options.solver.contact_margin, dt, &workspace->collision,
                  &workspace->contacts, &stats);
   // contact materials: each contact's friction and tangent frame (timed with the collision)
-  AssignContactMaterials(model, &workspace->contacts);
+  AssignContactMaterials(model, *state, &workspace->contacts);
   AssignBounceVelocities(model, *state, dt, &workspace->contacts);
   const double collision_ms = collision_watch.ElapsedMs();
 

@@ -83,7 +83,7 @@ TEST(SceneFeaturesTest, FrictionPairsReplaceTheMeanInContacts) {
   Contacts contacts;
   CollisionStats stats;
   DetectContacts(model, scene.initial_state, 0.01, &contacts, &stats);
-  AssignContactMaterials(model, &contacts);
+  AssignContactMaterials(model, scene.initial_state, &contacts);
   int tyre = 0, crate = 0;
   for (const Contact& c : contacts.items) {
     const int body = c.a.body >= 0 ? c.a.body : c.b.body;

@@ -110,7 +110,7 @@ struct Scene {
   /// contacts' friction and tangent frame), as a step does.
   void Detect(double margin) {
     DetectContacts(model, state, margin, &contacts, &stats);
-    AssignContactMaterials(model, &contacts);
+    AssignContactMaterials(model, state, &contacts);
   }
 
   Contacts contacts;

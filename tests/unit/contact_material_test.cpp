@@ -53,7 +53,7 @@ ContactSide SurfaceSide(const std::array<int, 3>& particles, int soft_body) {
 Contact Assigned(const Model& model, const Contact& contact) {
   Contacts contacts;
   contacts.items.push_back(contact);
-  AssignContactMaterials(model, &contacts);
+  AssignContactMaterials(model, State{}, &contacts);
   return contacts.items[0];
 }
 
@@ -140,7 +140,7 @@ TEST(ContactMaterialTest, FrameIsOrthonormalWithBitangentNormalCrossTangent) {
     contact.normal_W = n;
     contacts.items.push_back(contact);
   }
-  AssignContactMaterials(scene.model, &contacts);
+  AssignContactMaterials(scene.model, scene.state, &contacts);
   for (const Contact& c : contacts.items) {
     const Vec3& n = c.normal_W;
     const Vec3& t = c.tangent_W;
@@ -168,7 +168,7 @@ TEST(ContactMaterialTest, DetectedContactsGetThePairsFriction) {
   DetectContacts(scene.model, scene.state, 0.2, &contacts, &stats);
   ASSERT_EQ(contacts.count(), 1);
   EXPECT_EQ(contacts.items[0].b.shape, ground);
-  AssignContactMaterials(scene.model, &contacts);
+  AssignContactMaterials(scene.model, scene.state, &contacts);
   EXPECT_NEAR(contacts.items[0].friction_t, 0.4, kTol);
   EXPECT_NEAR(contacts.items[0].friction_b, 0.4, kTol);
   EXPECT_EQ(contacts.items[0].tangent_W, Vec3::UnitX());
@@ -189,7 +189,7 @@ TEST(ContactMaterialTest, RestitutionTakesTheLargerAndBouncesOnlyAClosingImpact)
     contact.gap0 = gap0;
     Contacts contacts;
     contacts.items.push_back(contact);
-    AssignContactMaterials(scene.model, &contacts);
+    AssignContactMaterials(scene.model, scene.state, &contacts);
     AssignBounceVelocities(scene.model, scene.state, dt, &contacts);
     EXPECT_DOUBLE_EQ(contacts.items[0].restitution, 0.8);  // max(0, 0.8): a ball on a dead floor
     return contacts.items[0].bounce_velocity;

@@ -120,6 +120,43 @@ void SolverPgs::WarmStart(const State& in, const PgsSettings& settings) {
 }
 
 
+void ProjectOnFrictionEllipse(Real mass_t, Real mass_b, Real mu_t, Real mu_b, Real bound, Real* p_t,
+                              Real* p_b) {
+  if (!(bound > 0)) {
+    *p_t = *p_b = 0;
+    return;
+  }
+  // stationarity K(p − z) + ν A p = 0 gives p_i = k_i z_i / (k_i + ν a_i) with k_i = 1/m_i and
+  // a_i = 1/μ_i²; in q_i = √a_i p_i = c_i / (λ_i + ν), c_i = √a_i z_i λ_i, λ_i = k_i / a_i, the
+  // cone is |q| ≤ P_n: the trust-region secular equation, whose φ(ν) = 1/|q| − 1/P_n is
+  // concave and increasing, so Newton from ν = 0 (outside: φ < 0) rises monotonically to the root
+  const Real z[2] = {*p_t, *p_b};
+  const Real mu[2] = {mu_t, mu_b};
+  const Real mass[2] = {mass_t, mass_b};
+  Real c[2], lambda[2];
+  for (int i = 0; i < 2; ++i) {
+    lambda[i] = mu[i] * mu[i] / mass[i];
+    c[i] = z[i] / mu[i] * lambda[i];
+  }
+  const auto q = [&](Real nu, int i) { return c[i] / (lambda[i] + nu); };
+  Real nu = 0;
+  for (int iteration = 0; iteration < 30; ++iteration) {
+    const Real q0 = q(nu, 0), q1 = q(nu, 1);
+    const Real length = std::hypot(q0, q1);
+    if (std::abs(length - bound) <= 1e-13 * bound) break;
+    const Real slope =
+        (q0 * q0 / (lambda[0] + nu) + q1 * q1 / (lambda[1] + nu)) / (length * length * length);
+    nu = std::max<Real>(nu - (1 / length - 1 / bound) / slope, 0);
+  }
+  // back to impulses, exactly on the ellipse (the last step's round-off removed radially)
+  const Real q0 = q(nu, 0), q1 = q(nu, 1);
+  const Real length = std::hypot(q0, q1);
+  const Real scale = length > 0 ? bound / length : 0;
+  *p_t = mu_t * q0 * scale;
+  *p_b = mu_b * q1 * scale;
+}
+
+
 Real SolverPgs::Sweep(IterationRecord* record) {
   Real largest = 0;
   Real merit = 0;
@@ -181,14 +218,12 @@ Real SolverPgs::Sweep(IterationRecord* record) {
       const Real slip_b = RowVelocity(bitangent, false);
       Real p_t = impulse_[f] - rows_[f].effective_mass * slip_t;
       Real p_b = impulse_[f + 1] - rows_[f + 1].effective_mass * slip_b;
-      // the elliptic cone (P_t/μ_t)² + (P_b/μ_b)² ≤ P_n², scaled radially onto it
+      // the elliptic cone (P_t/μ_t)² + (P_b/μ_b)² ≤ P_n² (digest §2.12, [T eq 28, 32])
       const Real bound = impulse_[n];
-      const Real size = std::hypot(p_t / info.mu_t, p_b / info.mu_b);
-      const bool sliding = size > bound;
+      const bool sliding = std::hypot(p_t / info.mu_t, p_b / info.mu_b) > bound;
       if (sliding) {
-        const Real scale = size > 0 ? bound / size : 0;
-        p_t *= scale;
-        p_b *= scale;
+        ProjectOnFrictionEllipse(rows_[f].effective_mass, rows_[f + 1].effective_mass, info.mu_t,
+                                 info.mu_b, bound, &p_t, &p_b);
       } else {
         record->friction_error = std::max(record->friction_error, std::hypot(slip_t, slip_b));
       }

@@ -8,7 +8,8 @@
 //   for each sweep, for each row i (joints, then per contact its two friction rows and its
 //   normal row):   ΔP = m_i (v*_i − J_i u − γ_i P_i),  m_i = 1/(J_i M̃⁻¹ J_iᵀ + γ_i)
 //                  P_i ← clamp(P_i + ΔP) (contact normal P ≥ 0; friction inside the cone
-//                  (P_t/μ_t)² + (P_b/μ_b)² ≤ P_n², scaled radially; joint friction |P| ≤ FΔt)
+//                  (P_t/μ_t)² + (P_b/μ_b)² ≤ P_n², ProjectOnFrictionEllipse; joint
+//                  friction |P| ≤ FΔt)
 //                  u += M̃⁻¹ J_iᵀ (P_i − P_i,old)
 //   then q = q⁻ + Δt G(q⁻) u (the same integration as every solver).
 // Targets: a rigid joint row aims at v* = −β c/Δt (Baumgarte); a contact lets its gap close
@@ -34,6 +35,18 @@ namespace sim {
 
 /// The PGS solver's registration (engine/solvers/solver_registry.h).
 extern const SolverInfo kPgsSolverInfo;
+
+/// Projects a contact's friction impulse pair (P_t, P_b) [N·s] (the rows' unclamped update z)
+/// onto the elliptic cone (P_t/μ_t)² + (P_b/μ_b)² ≤ `bound`² (bound = P_n) exactly, in the metric
+/// of the rows' own Gauss-Seidel step: min ½(p − z)ᵀK(p − z), K = diag(1/m_t, 1/m_b) with m the
+/// rows' effective masses [kg], by Newton on the secular equation of the multiplier ν (a few
+/// steps, monotone; exact in one when m_t/μ_t² = m_b/μ_b², e.g. an isotropic cone with equal
+/// masses, where it is the radial scaling). The metric makes the sliding fixed point maximally
+/// dissipative: there K(p − z) = slip, so slip = −ν A p with A = diag(1/μ_t², 1/μ_b²), i.e.
+/// λ_f = −λ_n A⁻¹v/√(vᵀA⁻¹v) (digest §2.12), whatever the two masses; a radial scaling would
+/// settle on p ∥ −diag(m) v instead. Call only for a z outside the cone.
+void ProjectOnFrictionEllipse(Real mass_t, Real mass_b, Real mu_t, Real mu_b, Real bound, Real* p_t,
+                              Real* p_b);
 
 class SolverPgs final : public Solver {
  public:
