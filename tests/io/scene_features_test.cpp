@@ -53,7 +53,8 @@ TEST(SceneDiagnosticsTest, SyntaxErrorUnknownKeyAndWrongTypeAtTheirLines) {
   ASSERT_TRUE(typo.ok());
   EXPECT_EQ(typo.diagnostics().Format(),
             "s.json:3: warning: unknown key 'ofset' in object 'a' (expected one of: name, type, "
-            "material, color, normal, offset, collision_group, collides_with); it is ignored "
+            "material, color, normal, offset, collision_group, collides_with, structure_field); "
+            "it is ignored "
             "(at /objects/0/ofset)\n");
   // a wrong type names the value and the type expected
   EXPECT_THAT(Errors("{\"objects\": [\n  {\"name\": \"a\", \"type\": \"sphere\",\n"

@@ -144,7 +144,8 @@ int WaveIterations(const NsnSettings& settings, const Model& model, Real dt) {
   // a Jacobi-preconditioned Krylov iteration carries a pressure wave one element layer per
   // product, so an inner solve of fewer than ~3.5-4 per layer the wave crosses in a step lags the
   // element forces behind the motion: a 6851-tet ball (c·Δt/h = 9.4) at 20 rolls away gaining
-  // energy (1.2 J in 4 s from a 0.8 J drop), at 33 it rolls at 5.7 cm/s at 4 s, at 35 at 1.2 cm/s (measured)
+  // energy (1.2 J in 4 s from a 0.8 J drop), at 33 it rolls at 5.7 cm/s at 4 s, at 35 at 1.2 cm/s
+  // (measured)
   Real cells = 0;
   for (const SoftBody& body : model.soft_bodies) {
     cells = std::max(cells, PressureWaveCells(model, body, dt));
