@@ -38,19 +38,21 @@ FemMaterialParameters SoftBodyMaterial(const SoftBody& body) {
 }
 
 
-Real PressureWaveCells(const Model& model, const SoftBody& body, Real dt) {
-  if (body.tet_count() == 0) return 0;
+PressureWave EstimatePressureWave(const Model& model, const SoftBody& body, Real dt) {
+  if (body.tet_count() == 0) return {};
   Real volume = 0, mass = 0;
   for (Real v : body.tet_rest_volume) volume += v;
   for (int p = body.first_particle; p < body.first_particle + body.particle_count; ++p) {
     mass += model.particle_mass[p];
   }
-  if (!(volume > 0) || !(mass > 0)) return 0;
+  if (!(volume > 0) || !(mass > 0)) return {};
   const FemMaterialParameters material = SoftBodyMaterial(body);
-  const Real wave_speed = std::sqrt((material.lambda + 2 * material.mu) / (mass / volume));
+  PressureWave wave;
+  wave.speed = std::sqrt((material.lambda + 2 * material.mu) / (mass / volume));
   // the edge of a regular tet of the mean volume, V = a³/(6√2)
-  const Real edge = std::cbrt(6 * std::sqrt(2.0) * volume / body.tet_count());
-  return wave_speed * dt / edge;
+  wave.edge = std::cbrt(6 * std::sqrt(2.0) * volume / body.tet_count());
+  wave.cells = wave.speed * dt / wave.edge;
+  return wave;
 }
 
 

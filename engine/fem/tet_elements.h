@@ -22,10 +22,15 @@ void InitSoftBodyElements(SoftBody* body);
 /// The material constants of a soft body (its model, Young's modulus and Poisson ratio).
 FemMaterialParameters SoftBodyMaterial(const SoftBody& body);
 
-/// Element layers a pressure wave crosses in one step of `dt` [s]: c·Δt/h with c = √((λ + 2μ)/ρ)
-/// the body's pressure-wave speed (ρ its particles' mass over its rest volume) and h the edge of
-/// a regular tet of its mean volume. 0 for a body without tets.
-Real PressureWaveCells(const Model& model, const SoftBody& body, Real dt);
+/// The pressure wave of a soft body over one step of `dt` [s]: its speed c = √((λ + 2μ)/ρ) (ρ the
+/// body's particles' mass over its rest volume) [m/s], h the edge of a regular tet of its mean
+/// volume [m], and the element layers c·Δt/h it crosses [-]. All 0 for a body without tets.
+struct PressureWave {
+  Real speed = 0;
+  Real edge = 0;
+  Real cells = 0;
+};
+PressureWave EstimatePressureWave(const Model& model, const SoftBody& body, Real dt);
 
 /// Inner iterations a Jacobi-preconditioned Krylov solve needs per element layer a pressure wave
 /// crosses in a step (c·Δt/h), to keep a soft body from gaining energy as it rolls; and to keep it

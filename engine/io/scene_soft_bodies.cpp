@@ -359,32 +359,24 @@ bool ReadActivation(SceneReader& reader, const JsonValue& list, const std::strin
 // (the PneuNet's fingers, c·Δt/h = 248, run at 4 × 10 with it).
 
 void WarnIfTooStiff(SceneReader& reader, const JsonValue& object, const std::string& what,
-                    const SoftBody& body, Real density, const SolverOptions& options) {
+                    const Model& model, const SoftBody& body, const SolverOptions& options) {
   // the estimate is the NSN solver's (its inner iterations carry the pressure wave)
   if (options.name != "nsn" || body.tet_count() == 0) return;
   const NsnSettings settings = ReadNsnSettings(options);
   if (settings.fem_preconditioner == FemPreconditioner::kWoodbury) return;
-  const FemMaterialParameters material = SoftBodyMaterial(body);
-  const Real wave_speed = std::sqrt((material.lambda + 2 * material.mu) / density);
-  Real volume = 0;
-  for (Real v : body.tet_rest_volume) volume += v;
-  // the edge of a regular tet of the mean volume, V = a³/(6√2)
-  const Real edge = std::cbrt(6 * std::sqrt(2.0) * volume / body.tet_count());
-  const Real cells = wave_speed * options.dt / edge;
+  const PressureWave wave = EstimatePressureWave(model, body, options.dt);
+  const Real cells = wave.cells;
   const int needed = static_cast<int>(std::ceil(kIterationsPerWaveCell * cells));
   // solver.wave_iterations raises the inner iterations to `needed`, up to its most
-  const int iterations =
-      settings.wave_iterations
-          ? std::max(settings.linear_iterations, std::min(needed, settings.wave_iterations_max))
-          : settings.linear_iterations;
+  const int iterations = WaveIterationsFor(settings, cells);
   if (needed <= iterations) return;
   const int stable = static_cast<int>(std::ceil(kStableIterationsPerWaveCell * cells));
   const bool may_blow_up = !settings.line_search && iterations < stable;
   reader.Warning(object,
                  what + ": its tets are stiff for their mass at this time step (c·Δt/h = " +
                      FormatNumber(std::round(cells * 10) / 10) +
-                     ", c = √((λ + 2μ)/ρ) = " + FormatNumber(std::round(wave_speed)) +
-                     " m/s, h = " + FormatNumber(std::round(edge * 1e4) / 10) +
+                     ", c = √((λ + 2μ)/ρ) = " + FormatNumber(std::round(wave.speed)) +
+                     " m/s, h = " + FormatNumber(std::round(wave.edge * 1e4) / 10) +
                      " mm); the solver's inner iterations usually need to be about " +
                      std::to_string(needed) + " to keep it from gaining energy as it rolls and " +
                      std::to_string(stable) + " to keep it stable (the scene has " +
@@ -530,7 +522,7 @@ void ReadTetMeshObject(SceneReader& reader, const JsonValue& object, const std::
     body.tets.push_back({first + t[0], first + t[1], first + t[2], first + t[3]});
   }
   InitSoftBodyElements(&body);
-  WarnIfTooStiff(reader, object, what, body, rho, model->options.solver);
+  WarnIfTooStiff(reader, object, what, *model, body, model->options.solver);
   const TetSurface surface = ExtractBoundary(tets);
   for (int i = 0; i < surface.triangle_count(); ++i) {
     const auto& t = surface.triangles[i];

@@ -3,14 +3,15 @@
 namespace sim::nsn {
 
 void JointPreconditioner::Update(const std::vector<Row>& rows, int row_end,
-                                 const BodyBlocks& blocks, const Real* c_diag, Real regularization,
-                                 const std::vector<unsigned char>* selected) {
+                                 const std::vector<unsigned char>& selected,
+                                 const BodyBlocks& blocks, const Real* c_diag,
+                                 Real regularization) {
   rows_ = 0;
   valid_ = false;
   index_.assign(row_end, -1);
   member_.clear();
   for (int i = 0; i < row_end; ++i) {
-    if (selected != nullptr && !(*selected)[i]) continue;
+    if (!selected[i]) continue;
     index_[i] = rows_++;
     member_.push_back(i);
   }

@@ -1,5 +1,6 @@
 // Exact inverse of the joint block of the Schur system, as a preconditioner for PCR/PCG
-// (settings.joint_preconditioner = exact; the other rows keep theirs).
+// (settings.joint_preconditioner = exact, or auto while a link carries a heavy load:
+// newton_system.cpp; the other rows keep theirs).
 //
 // The Schur matrix of the NSN system (seed 002 eq. (59)/(80), digest §6.5) restricted to the
 // rows of joints and couplings j (the rows [0, attachment_row_begin) of constraint_set.h) is
@@ -35,19 +36,16 @@ namespace sim::nsn {
 
 class JointPreconditioner {
  public:
-  /// Factors A_jj of `rows` [0, row_end) with the blocks' current H⁻¹ and the rows' compliance
-  /// `c_diag` plus `regularization`. Invalid (Apply leaves z alone) when row_end is 0 or the
-  /// factorization fails.
-  /// Only rows with `selected`[i] join the block (null: all).
-  void Update(const std::vector<Row>& rows, int row_end, const BodyBlocks& blocks,
-              const Real* c_diag, Real regularization,
-              const std::vector<unsigned char>* selected = nullptr);
+  /// Factors A_jj of the rows i < row_end with `selected`[i] among `rows`, with the blocks'
+  /// current H⁻¹ and the rows' compliance `c_diag` plus `regularization`. Invalid (Apply leaves z
+  /// alone) when no row is selected or the factorization fails.
+  void Update(const std::vector<Row>& rows, int row_end, const std::vector<unsigned char>& selected,
+              const BodyBlocks& blocks, const Real* c_diag, Real regularization);
 
-  /// z[0, rows) = A_jj⁻¹ r[0, rows); the other entries untouched.
+  /// z = A_jj⁻¹ r on the selected rows; the other entries untouched.
   void Apply(const Real* r, Real* z) const;
 
   bool valid() const { return valid_; }
-  int rows() const { return rows_; }
 
  private:
   int rows_ = 0;

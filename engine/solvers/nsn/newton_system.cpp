@@ -472,8 +472,8 @@ void NewtonSystem::UpdatePreconditioner() {
     joint_block_rows_[i] = constraints_.type(i) == RowType::kBilateral &&
                            std::isinf(constraints_.bilateral(i).stiffness);
   }
-  joint_preconditioner_.Update(rows_, joint_rows, blocks_, c_diag_.data(), settings_.regularization,
-                               &joint_block_rows_);
+  joint_preconditioner_.Update(rows_, joint_rows, joint_block_rows_, blocks_, c_diag_.data(),
+                               settings_.regularization);
   if (settings_.fem_preconditioner != FemPreconditioner::kWoodbury || elements_.row_count() == 0) {
     return;
   }

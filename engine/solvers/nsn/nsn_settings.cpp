@@ -137,6 +137,13 @@ const char* JointPreconditionerName(JointPreconditionerKind kind) {
 }
 
 
+int WaveIterationsFor(const NsnSettings& settings, Real cells) {
+  if (!settings.wave_iterations) return settings.linear_iterations;
+  const int needed = static_cast<int>(std::ceil(kIterationsPerWaveCell * cells));
+  return std::max(settings.linear_iterations, std::min(needed, settings.wave_iterations_max));
+}
+
+
 int WaveIterations(const NsnSettings& settings, const Model& model, Real dt) {
   if (!settings.wave_iterations || settings.fem_preconditioner != FemPreconditioner::kJacobi) {
     return settings.linear_iterations;
@@ -148,10 +155,9 @@ int WaveIterations(const NsnSettings& settings, const Model& model, Real dt) {
   // (measured)
   Real cells = 0;
   for (const SoftBody& body : model.soft_bodies) {
-    cells = std::max(cells, PressureWaveCells(model, body, dt));
+    cells = std::max(cells, EstimatePressureWave(model, body, dt).cells);
   }
-  const int needed = static_cast<int>(std::ceil(kIterationsPerWaveCell * cells));
-  return std::max(settings.linear_iterations, std::min(needed, settings.wave_iterations_max));
+  return WaveIterationsFor(settings, cells);
 }
 
 

@@ -77,10 +77,14 @@ struct NsnSettings {
   Real unconverged_cone = 0.1;
 };
 
-/// The inner iterations of a step: settings.linear_iterations, raised with
-/// settings.wave_iterations (and the Jacobi FEM preconditioner) to kIterationsPerWaveCell times
-/// the largest PressureWaveCells of the model's soft bodies, at most
-/// settings.wave_iterations_max (and never below linear_iterations).
+/// The inner iterations for a soft body whose pressure wave crosses `cells` element layers a step
+/// (EstimatePressureWave): settings.linear_iterations, raised with settings.wave_iterations to
+/// kIterationsPerWaveCell·cells, at most settings.wave_iterations_max (never below
+/// linear_iterations).
+int WaveIterationsFor(const NsnSettings& settings, Real cells);
+
+/// The inner iterations of a step: WaveIterationsFor the model's stiffest soft body, or
+/// settings.linear_iterations where the FEM preconditioner is not the Jacobi one.
 int WaveIterations(const NsnSettings& settings, const Model& model, Real dt);
 
 /// The descriptor table of the NSN solver's settings.
