@@ -238,6 +238,9 @@ TEST(StructureFieldScene, BadFieldsAreLocatedErrors) {
 
 // the same through the CLI a user runs: `contact-sim check` names the file and line, exits 1
 TEST(StructureFieldScene, CheckCommandReportsBadImages) {
+#ifndef SIM_HAVE_CLI
+  GTEST_SKIP() << "contact-sim is not built in this configuration (SIM_BUILD_APP=OFF)";
+#endif
   const std::filesystem::path dir = TestDir();
   WritePngFile(dir / "grey.png", 2, 2, 1, 8, std::vector<std::uint8_t>(4, 0));
   WriteText(dir / "scene.json", GroundScene(R"({"image": "grey.png"})"));
