@@ -92,7 +92,7 @@ int RunRender(const RenderCommandOptions& options) {
   const std::optional<sim::render::ViewMode> view = sim::render::ParseViewMode(options.view);
   if (!view) {
     std::cerr << "contact-sim render: --view " << options.view
-              << " is not available yet (shaded, strain and contacts are)\n";
+              << " is not a view (shaded, strain, contacts, structure)\n";
     return kExitUsage;
   }
   sim::Expected<sim::io::Scene> scene = sim::io::LoadAnyScene(options.scene);
@@ -177,6 +177,8 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   run->add_option("--report", run_options.report, "write the JSON report here");
   run->add_option("--trajectory", run_options.trajectory, "write body trajectories (CSV) here");
+  run->add_option("--contacts", run_options.contacts,
+                  "write every step's contacts with their friction cones and forces (CSV) here");
 
   // compare: several solver configs in lockstep
   sim::cli::CompareOptions compare_options;

@@ -111,11 +111,22 @@ void DrawContactLegend(const ForceScale& scale) {
   Swatch(kStickColor, "friction, sticking");
   Swatch(kSlipColor, "friction, sliding");
   Swatch(kInactiveContactColor, "no force");
+  Swatch(kFrictionEllipseColor, "friction limit (mu_t, mu_b)");
   if (scale.max_force > 0) {
     ImGui::Text("longest arrow: %.3g N", scale.max_force);
   } else {
     ImGui::TextUnformatted("no contact forces");
   }
+  ImGui::End();
+}
+
+
+void DrawStructureLegend() {
+  BeginCornerWindow("##structure_legend", 1.0f, 1.0f);
+  ImGui::TextUnformatted("structure: grain axis");
+  Swatch(GrainColor(1.0f), "strength 1");
+  Swatch(GrainColor(0.5f), "strength 0.5");
+  Swatch(GrainColor(0.0f), "no grain (isotropic)");
   ImGui::End();
 }
 
@@ -129,6 +140,9 @@ void DrawLegends(const VisualFrame& frame, const RenderOptions& options,
       break;
     case ViewMode::kContacts:
       DrawContactLegend(ComputeForceScale(frame, options, ViewHeightAtTarget(camera)));
+      break;
+    case ViewMode::kStructure:
+      DrawStructureLegend();
       break;
     case ViewMode::kShaded:
       break;
@@ -148,6 +162,8 @@ bool DrawViewControls(RenderOptions* options) {
   changed |= ImGui::RadioButton("strain", &mode, static_cast<int>(ViewMode::kStrain));
   ImGui::SameLine();
   changed |= ImGui::RadioButton("contacts", &mode, static_cast<int>(ViewMode::kContacts));
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("structure", &mode, static_cast<int>(ViewMode::kStructure));
   options->view = static_cast<ViewMode>(mode);
   if (options->view == ViewMode::kStrain) {
     int field = static_cast<int>(options->strain_field);

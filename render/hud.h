@@ -20,6 +20,9 @@ void DrawStrainColorBar(const StrainLegend& legend);
 /// anchored at the viewport's bottom-right corner.
 void DrawContactLegend(const ForceScale& scale);
 
+/// The structure view's legend: the dash colours by strength.
+void DrawStructureLegend();
+
 /// The legend the view mode of `options` needs (nothing in the shaded view or when
 /// options.show_legend is false), for `frame` seen by `camera`.
 void DrawLegends(const VisualFrame& frame, const RenderOptions& options, const OrbitCamera& camera);

@@ -10,13 +10,16 @@ const char* ViewModeName(ViewMode mode) {
       return "strain";
     case ViewMode::kContacts:
       return "contacts";
+    case ViewMode::kStructure:
+      return "structure";
   }
   return "shaded";
 }
 
 
 std::optional<ViewMode> ParseViewMode(const std::string& name) {
-  for (ViewMode mode : {ViewMode::kShaded, ViewMode::kStrain, ViewMode::kContacts}) {
+  for (ViewMode mode :
+       {ViewMode::kShaded, ViewMode::kStrain, ViewMode::kContacts, ViewMode::kStructure}) {
     if (name == ViewModeName(mode)) return mode;
   }
   return std::nullopt;

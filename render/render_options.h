@@ -13,7 +13,10 @@ enum class ViewMode {
   kShaded = 0,  ///< lit materials and textures
   kStrain,      ///< soft bodies coloured by a strain field (colour bar in the overlay), the rest
                 ///< desaturated
-  kContacts,    ///< contact points with normal and friction force arrows; bodies see-through
+  kContacts,    ///< contact points with normal and friction force arrows and each contact's
+                ///< friction ellipse; bodies see-through
+  kStructure,   ///< structure fields as dashes along the grain coloured by strength, on
+                ///< desaturated bodies
 };
 
 /// The per-node field the strain view colours soft bodies by.
@@ -45,9 +48,9 @@ struct RenderOptions {
 };
 
 /// Number of view modes (ViewMode values are 0 .. kViewModeCount − 1).
-inline constexpr int kViewModeCount = 3;
+inline constexpr int kViewModeCount = 4;
 
-/// "shaded", "strain", "contacts".
+/// "shaded", "strain", "contacts", "structure".
 const char* ViewModeName(ViewMode mode);
 /// The mode named `name` (as ViewModeName), or nullopt.
 std::optional<ViewMode> ParseViewMode(const std::string& name);

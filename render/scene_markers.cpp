@@ -32,6 +32,77 @@ Marker MakeSphereMarker(const Eigen::Vector3f& centre, float radius,
 }
 
 
+// a flat bar (box) centred at `centre` along unit `along`, lying in the plane of unit normal
+// `normal`: half length, half width, half thickness [m]
+Marker MakeBarMarker(const Eigen::Vector3f& centre, const Eigen::Vector3f& along,
+                     const Eigen::Vector3f& normal, float half_length, float half_width,
+                     float half_thickness, const std::array<float, 3>& color) {
+  const Eigen::Vector3f x = along.normalized();
+  const Eigen::Vector3f y = normal.cross(x).normalized();
+  const Eigen::Vector3f z = x.cross(y);
+  Marker marker;
+  marker.mesh = MarkerMesh::kBox;
+  for (int row = 0; row < 3; ++row) {
+    marker.X_WM[row * 4 + 0] = x(row);
+    marker.X_WM[row * 4 + 1] = y(row);
+    marker.X_WM[row * 4 + 2] = z(row);
+    marker.X_WM[row * 4 + 3] = centre(row);
+  }
+  marker.scale = {half_length, half_width, half_thickness, 0};
+  marker.color = Rgba(color);
+  return marker;
+}
+
+
+// the outline of the contact's friction ellipse (semi-axes μ_t·λ_n along t, μ_b·λ_n along b, at
+// `meters_per_newton`), as kEllipseSegments bars
+void AddFrictionEllipse(const VisualContact& contact, float meters_per_newton, float thickness,
+                        std::vector<Marker>* markers) {
+  const Eigen::Vector3f n = Vec(contact.normal);
+  Eigen::Vector3f t = Vec(contact.tangent);
+  t = (t - t.dot(n) * n);
+  if (!(t.norm() > 1e-6f) || !n.allFinite()) return;
+  t.normalize();
+  const Eigen::Vector3f b = n.cross(t);
+  const float a_t = contact.friction_t * contact.normal_force * meters_per_newton;
+  const float a_b = contact.friction_b * contact.normal_force * meters_per_newton;
+  if (!(a_t > 0 || a_b > 0) || !std::isfinite(a_t) || !std::isfinite(a_b)) return;
+  const Eigen::Vector3f centre = Vec(contact.point);
+  const auto at = [&](int k) {
+    const float phi = 2.0f * 3.14159265358979f * static_cast<float>(k) / kEllipseSegments;
+    return Eigen::Vector3f(centre + a_t * std::cos(phi) * t + a_b * std::sin(phi) * b);
+  };
+  for (int k = 0; k < kEllipseSegments; ++k) {
+    const Eigen::Vector3f p0 = at(k), p1 = at(k + 1);
+    const float half = 0.5f * (p1 - p0).norm();
+    if (!(half > 0)) continue;
+    markers->push_back(MakeBarMarker(0.5f * (p0 + p1), p1 - p0, n, half + 0.5f * thickness,
+                                     thickness, thickness, kFrictionEllipseColor));
+  }
+}
+
+
+void AddStructureDashes(const VisualFrame& frame, std::vector<Marker>* markers) {
+  for (const VisualStructureGlyph& glyph : frame.structure_glyphs) {
+    const Eigen::Vector3f normal = Vec(glyph.normal);
+    const Eigen::Vector3f axis = Vec(glyph.axis);
+    const float length = 2 * glyph.half_length;
+    if (!(length > 0) || !normal.allFinite() || !axis.allFinite() || !std::isfinite(length)) {
+      continue;
+    }
+    // grainless spots are short grey ticks, grained ones dashes as long as their strength
+    const float strength = std::clamp(glyph.strength, 0.0f, 1.0f);
+    const float half_length = glyph.half_length * (strength > 0 ? 0.45f + 0.55f * strength : 0.2f);
+    const float half_width = 0.5f * kDashWidthPerLength * length;
+    const Eigen::Vector3f centre = Vec(glyph.center) + kDashLiftPerLength * length * normal;
+    Marker marker = MakeBarMarker(centre, axis, normal, half_length, half_width, 0.5f * half_width,
+                                  GrainColor(strength));
+    marker.ghost = false;
+    markers->push_back(marker);
+  }
+}
+
+
 void AddContactMarkers(const VisualFrame& frame, const RenderOptions& options, float view_height,
                        std::vector<Marker>* markers) {
   const ForceScale scale = ComputeForceScale(frame, options, view_height);
@@ -61,6 +132,7 @@ void AddContactMarkers(const VisualFrame& frame, const RenderOptions& options, f
           MakeArrowMarker(contact.point, {direction.x(), direction.y(), direction.z()},
                           friction_norm * scale.meters_per_newton, arrow_radius, stick_slip));
     }
+    AddFrictionEllipse(contact, scale.meters_per_newton, 0.5f * arrow_radius, markers);
   }
 }
 
@@ -117,6 +189,16 @@ void AddDragSpring(const VisualDrag& drag, float view_height, std::vector<Marker
 }  // namespace
 
 
+std::array<float, 3> GrainColor(float strength) {
+  const float w = std::isfinite(strength) ? std::clamp(strength, 0.0f, 1.0f) : 0.0f;
+  const auto& from = w < 0.5f ? kNoGrainColor : kHalfGrainColor;
+  const auto& to = w < 0.5f ? kHalfGrainColor : kFullGrainColor;
+  const float f = w < 0.5f ? 2 * w : 2 * w - 1;
+  return {from[0] + f * (to[0] - from[0]), from[1] + f * (to[1] - from[1]),
+          from[2] + f * (to[2] - from[2])};
+}
+
+
 float ViewHeightAtTarget(const OrbitCamera& camera) {
   constexpr float kDegrees = 3.14159265358979f / 180.0f;
   return 2.0f * camera.distance * std::tan(0.5f * camera.fov_y_deg * kDegrees);
@@ -165,6 +247,7 @@ void BuildMarkers(const VisualFrame& frame, const RenderOptions& options, float 
   if (options.view == ViewMode::kContacts) {
     AddContactMarkers(frame, options, view_height, markers);
   }
+  if (options.view == ViewMode::kStructure) AddStructureDashes(frame, markers);
   if (options.show_joint_frames) AddJointFrames(frame, view_height, markers);
   if (options.show_com) AddCentresOfMass(frame, view_height, markers);
   if (frame.drag.active) AddDragSpring(frame.drag, view_height, markers);

@@ -1,6 +1,7 @@
-// Markers the viewer draws over the scene, as instances of the unit arrow and sphere meshes:
-// contact points with normal and friction force arrows (contacts view), joint frames, centres of
-// mass and the mouse drag spring. Sizes follow the view (a fraction of its height at the camera
+// Markers the viewer draws over the scene, as instances of the unit arrow, sphere and box meshes:
+// contact points with normal and friction force arrows and friction ellipses (contacts view),
+// structure-field dashes (structure view), joint frames, centres of mass and the mouse drag
+// spring. Sizes follow the view (a fraction of its height at the camera
 // target) so markers stay readable at any zoom; force arrows scale linearly with force, the
 // frame's largest force drawn RenderOptions::arrow_length long. CPU only (tests check it without
 // a device).
@@ -16,7 +17,7 @@
 namespace sim::render {
 
 /// The unit mesh a marker is drawn with.
-enum class MarkerMesh { kArrow = 0, kSphere };
+enum class MarkerMesh { kArrow = 0, kSphere, kBox };
 
 struct Marker {
   MarkerMesh mesh = MarkerMesh::kSphere;
@@ -24,6 +25,9 @@ struct Marker {
   std::array<float, 12> X_WM = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
   std::array<float, 4> scale = {1, 1, 1, 0};  ///< as MeshScale (arrow: r, r, r, shaft length)
   std::array<float, 4> color = {1, 1, 1, 1};  ///< linear RGBA
+  /// drawn faintly where the scene hides it (force arrows inside bodies); false: hidden like
+  /// scene geometry (dashes on surfaces)
+  bool ghost = true;
 };
 
 // marker colours (linear RGB)
@@ -34,12 +38,27 @@ inline constexpr std::array<float, 3> kInactiveContactColor = {0.35f, 0.35f, 0.3
 inline constexpr std::array<float, 3> kDragColor = {0.95f, 0.05f, 0.80f};  // magenta
 inline constexpr std::array<float, 3> kComColor = {1.00f, 0.80f, 0.02f};   // yellow
 inline constexpr std::array<float, 3> kJointAxisColor = {1.00f, 0.85f, 0.10f};
+inline constexpr std::array<float, 3> kFrictionEllipseColor = {0.95f, 0.85f, 0.10f};  // yellow
+// structure dashes: grey where there is no grain (w = 0), through teal (w = ½) to orange (w = 1)
+inline constexpr std::array<float, 3> kNoGrainColor = {0.45f, 0.45f, 0.45f};
+inline constexpr std::array<float, 3> kHalfGrainColor = {0.02f, 0.55f, 0.60f};
+inline constexpr std::array<float, 3> kFullGrainColor = {1.00f, 0.35f, 0.02f};
 
 // marker sizes as fractions of the view height at the camera target
 inline constexpr float kArrowRadiusPerView = 0.0035f;
 inline constexpr float kContactPointRadiusPerView = 0.008f;
 inline constexpr float kJointAxisLengthPerView = 0.05f;
 inline constexpr float kComRadiusPerView = 0.008f;
+/// Segments of a friction ellipse's outline.
+inline constexpr int kEllipseSegments = 32;
+/// Structure dashes: width and thickness as fractions of their length; lifted this fraction of
+/// their length off the surface.
+inline constexpr float kDashWidthPerLength = 0.12f;
+inline constexpr float kDashLiftPerLength = 0.04f;
+
+/// Colour of a structure dash of strength w in [0, 1] (kNoGrainColor → kHalfGrainColor →
+/// kFullGrainColor, linear in w on each half).
+std::array<float, 3> GrainColor(float strength);
 
 /// Height of the view at the camera's target, 2·d·tan(fov/2) [m].
 float ViewHeightAtTarget(const OrbitCamera& camera);
@@ -58,8 +77,13 @@ ForceScale ComputeForceScale(const VisualFrame& frame, const RenderOptions& opti
 Marker MakeArrowMarker(const std::array<float, 3>& from, const std::array<float, 3>& direction,
                        float length, float radius, const std::array<float, 3>& color);
 
-/// Appends the markers of `frame` that `options` asks for (contacts in the contacts view, joint
-/// frames, centres of mass, the drag spring when active) to `markers`.
+/// Appends the markers of `frame` that `options` asks for (contacts and their friction ellipses
+/// in the contacts view, structure dashes in the structure view, joint frames, centres of mass,
+/// the drag spring when active) to `markers`. A friction ellipse is the set of friction forces
+/// the cone allows at the contact's normal force, |λ_t|²/μ_t² + |λ_b|²/μ_b² ≤ λ_n² (digest
+/// nsn-and-friction.md §2.12), drawn to the force arrows' scale around the contact point in its
+/// tangent plane (semi-axes μ_t·λ_n along t and μ_b·λ_n along b), so a sliding contact's
+/// friction arrow ends on it.
 void BuildMarkers(const VisualFrame& frame, const RenderOptions& options, float view_height,
                   std::vector<Marker>* markers);
 

@@ -507,8 +507,12 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
   markers.clear();
   BuildMarkers(frame, options, ViewHeightAtTarget(camera), &markers);
   for (const Marker& marker : markers) {
-    const int kind = marker.mesh == MarkerMesh::kArrow ? kArrowMesh : kSphereMesh;
-    unit_buckets[kMarkerPass * kMeshKindCount + kind].push_back(
+    const int kind = marker.mesh == MarkerMesh::kArrow    ? kArrowMesh
+                     : marker.mesh == MarkerMesh::kSphere ? kSphereMesh
+                                                          : kBoxMesh;
+    // markers that are not ghosted are hidden like the scene (and lit, never desaturated)
+    const int pass = marker.ghost ? kMarkerPass : kOpaquePass;
+    unit_buckets[pass * kMeshKindCount + kind].push_back(
         MakeInstance(marker.X_WM, marker.scale, marker.color));
   }
 
@@ -574,6 +578,7 @@ void SceneRenderer::Impl::CollectSurfaces(const VisualFrame& frame, const Render
   slot->surfaces.clear();
   const bool strain = options.view == ViewMode::kStrain;
   const bool see_through = options.view == ViewMode::kContacts;
+  const bool grey = options.view == ViewMode::kStructure;
   const StrainLegend legend = strain ? ComputeStrainLegend(frame, options) : StrainLegend{};
   for (const VisualSoftBody& body : frame.soft_bodies) {
     const std::size_t n = body.positions.size();
@@ -593,9 +598,9 @@ void SceneRenderer::Impl::CollectSurfaces(const VisualFrame& frame, const Render
                                body.indices.begin() + draw.index_count);
     // vertices: material colour, strain colour, or receding see-through grey
     std::array<float, 4> color = body.color;
-    if (see_through) {
-      const std::array<float, 3> grey = Desaturate(body.color);
-      color = {grey[0], grey[1], grey[2], kSeeThroughOpacity};
+    if (see_through || grey) {
+      const std::array<float, 3> rgb = Desaturate(body.color);
+      color = {rgb[0], rgb[1], rgb[2], see_through ? kSeeThroughOpacity : 1.0f};
     }
     Eigen::AlignedBox3f bounds;
     for (std::size_t i = 0; i < n; ++i) {

@@ -48,6 +48,11 @@ void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* v
     Translate(offset, &contact.point);
     view->contacts.push_back(contact);
   }
+  for (VisualStructureGlyph glyph : lane.structure_glyphs) {
+    if (glyph.on_world) continue;
+    Translate(offset, &glyph.center);
+    view->structure_glyphs.push_back(glyph);
+  }
 }
 
 

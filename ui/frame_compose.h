@@ -15,7 +15,8 @@ struct State;
 
 namespace sim::ui {
 
-/// Appends the moving parts of `lane` (bodies' shapes and meshes, soft bodies, contacts) to
+/// Appends the moving parts of `lane` (bodies' shapes and meshes, soft bodies, contacts, the
+/// structure glyphs not on the world) to
 /// `*view`, translated by `offset` [m]. Mesh assets are shared (deduplicated by pointer).
 void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* view);
 

@@ -166,11 +166,16 @@ int RunSimulation(const RunOptions& options) {
   std::unique_ptr<Simulation> simulation = CreateOrReport(model, scene->initial_state);
   if (!simulation) return kExitUsage;
 
-  // the trajectory file opens before stepping so a bad path fails fast
+  // the output files open before stepping so a bad path fails fast
   io::TrajectoryWriter trajectory;
+  io::ContactWriter contact_dump;
   std::string error;
   if (!options.trajectory.empty() && !trajectory.Open(options.trajectory, &error)) {
     std::cerr << options.trajectory << ": error: cannot write: " << error << "\n";
+    return kExitInputError;
+  }
+  if (!options.contacts.empty() && !contact_dump.Open(options.contacts, &error)) {
+    std::cerr << options.contacts << ": error: cannot write: " << error << "\n";
     return kExitInputError;
   }
 
@@ -186,6 +191,9 @@ int RunSimulation(const RunOptions& options) {
   for (int i = 0; i < steps; ++i) {
     run.log.Add(simulation->Step());
     if (!options.trajectory.empty()) trajectory.Append(*model, simulation->state());
+    if (!options.contacts.empty()) {
+      contact_dump.Append(*model, simulation->state(), simulation->contacts());
+    }
     if (!model->probes.empty()) run.probes.Record(*model, simulation->state());
   }
   run.final_state = simulation->state();
@@ -194,6 +202,10 @@ int RunSimulation(const RunOptions& options) {
   PrintRunSummary(options.scene, run);
   if (!trajectory.Close(&error)) {
     std::cerr << options.trajectory << ": error: " << error << "\n";
+    return kExitInputError;
+  }
+  if (!contact_dump.Close(&error)) {
+    std::cerr << options.contacts << ": error: " << error << "\n";
     return kExitInputError;
   }
   if (!options.report.empty() &&

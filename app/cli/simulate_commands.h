@@ -29,9 +29,11 @@ struct RunOptions {
   std::vector<std::string> sets;  ///< PATH=VALUE overrides, applied in order after --dt
   std::string report;             ///< JSON report path, empty for none
   std::string trajectory;         ///< CSV trajectory path, empty for none
+  std::string contacts;           ///< CSV contact dump path, empty for none
 };
 
-/// `run`: steps one solver on one scene, prints a summary, writes the report and trajectory.
+/// `run`: steps one solver on one scene, prints a summary, writes the report, the trajectory and
+/// the contact dump.
 /// 0 when the run completes, 1 when the scene does not load, a file cannot be written or a step
 /// was non-finite, 2 for a bad --set/--dt/--solver.
 int RunSimulation(const RunOptions& options);

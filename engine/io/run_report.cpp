@@ -474,20 +474,37 @@ bool WriteTextFile(const std::string& path, const std::string& text, std::string
 }
 
 
-TrajectoryWriter::~TrajectoryWriter() {
+CsvWriter::~CsvWriter() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
 
-bool TrajectoryWriter::Open(const std::string& path, std::string* error) {
+bool CsvWriter::Open(const std::string& path, const char* header, std::string* error) {
   file_ = std::fopen(path.c_str(), "wb");
   if (file_ == nullptr) {
     *error = std::strerror(errno);
     return false;
   }
-  path_ = path;
-  std::fputs("time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", file_);
+  std::fprintf(file_, "%s\n", header);
   return true;
+}
+
+
+bool CsvWriter::Close(std::string* error) {
+  if (file_ == nullptr) return true;
+  const bool failed = std::ferror(file_) != 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (failed || !closed) {
+    *error = "write failed";
+    return false;
+  }
+  return true;
+}
+
+
+bool TrajectoryWriter::Open(const std::string& path, std::string* error) {
+  return CsvWriter::Open(path, "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz", error);
 }
 
 
@@ -512,16 +529,47 @@ void TrajectoryWriter::Append(const Model& model, const State& state) {
 }
 
 
-bool TrajectoryWriter::Close(std::string* error) {
-  if (file_ == nullptr) return true;
-  const bool failed = std::ferror(file_) != 0;
-  const bool closed = std::fclose(file_) == 0;
-  file_ = nullptr;
-  if (failed || !closed) {
-    *error = "write failed";
-    return false;
+namespace {
+
+// the name of a contact side: its soft body, particle or body, or "world"
+std::string ContactSideName(const Model& model, const ContactSide& side) {
+  if (side.soft_body >= 0 && side.soft_body < static_cast<int>(model.soft_bodies.size())) {
+    return model.soft_bodies[side.soft_body].name;
   }
-  return true;
+  if (side.is_particle() && side.particle() < model.particle_count()) {
+    return model.particle_name[side.particle()];
+  }
+  if (side.body >= 0 && side.body < model.body_count()) return model.body_name[side.body];
+  return "world";
+}
+
+}  // namespace
+
+
+bool ContactWriter::Open(const std::string& path, std::string* error) {
+  return CsvWriter::Open(path,
+                         "step,time,a,b,x,y,z,nx,ny,nz,tx,ty,tz,gap,mu_t,mu_b,anisotropy,"
+                         "normal_force,friction_t,friction_b",
+                         error);
+}
+
+
+void ContactWriter::Append(const Model& model, const State& state, const Contacts& contacts) {
+  if (file_ == nullptr) return;
+  for (const Contact& contact : contacts.items) {
+    const Vec3 x = ContactMidpoint(state, contact);
+    const Vec3& n = contact.normal_W;
+    const Vec3& t = contact.tangent_W;
+    std::fprintf(file_,
+                 "%llu,%.9g,%s,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.9g,%.9g,"
+                 "%.6g,%.9g,%.9g,%.9g\n",
+                 static_cast<unsigned long long>(state.step), state.time,
+                 CsvField(ContactSideName(model, contact.a)).c_str(),
+                 CsvField(ContactSideName(model, contact.b)).c_str(), x.x(), x.y(), x.z(), n.x(),
+                 n.y(), n.z(), t.x(), t.y(), t.z(), contact.gap, contact.friction_t,
+                 contact.friction_b, contact.anisotropy, contact.normal_force,
+                 contact.friction_force[0], contact.friction_force[1]);
+  }
 }
 
 }  // namespace sim::io

@@ -13,6 +13,7 @@
 
 #include "engine/model/model.h"
 #include "engine/solvers/solver.h"
+#include "engine/state/contacts.h"
 #include "engine/state/state.h"
 #include "engine/step/probes.h"
 
@@ -93,24 +94,44 @@ bool WriteTextFile(const std::string& path, const std::string& text, std::string
 /// break (RFC 4180); unchanged otherwise.
 std::string CsvField(const std::string& text);
 
-/// The `run --trajectory` CSV: `time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz`, one row per body
-/// and then one per particle (q = 1,0,0,0, w = 0) for every appended state.
-class TrajectoryWriter {
+/// A CSV file written row by row: created with its header line, closed with a check that every
+/// write reached the file.
+class CsvWriter {
  public:
-  TrajectoryWriter() = default;
-  TrajectoryWriter(const TrajectoryWriter&) = delete;
-  TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
-  ~TrajectoryWriter();
+  CsvWriter() = default;
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+  ~CsvWriter();
 
-  /// Creates the file and writes the header; false with `*error` set on failure.
-  bool Open(const std::string& path, std::string* error);
-  void Append(const Model& model, const State& state);
+  /// Creates the file and writes `header` (one line, without its line break); false with
+  /// `*error` set on failure.
+  bool Open(const std::string& path, const char* header, std::string* error);
   /// Flushes and closes; false with `*error` set when a write failed.
   bool Close(std::string* error);
 
- private:
+ protected:
   std::FILE* file_ = nullptr;
-  std::string path_;
+};
+
+/// The `run --trajectory` CSV: `time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz`, one row per body
+/// and then one per particle (q = 1,0,0,0, w = 0) for every appended state.
+class TrajectoryWriter : public CsvWriter {
+ public:
+  bool Open(const std::string& path, std::string* error);
+  void Append(const Model& model, const State& state);
+};
+
+/// The `run --contacts` CSV, one row per contact of every appended step (after its solve):
+/// `step,time,a,b,x,y,z,nx,ny,nz,tx,ty,tz,gap,mu_t,mu_b,anisotropy,normal_force,friction_t,
+/// friction_b` — the sides (body or particle name, "world" for static shapes), the point midway
+/// between the surfaces [m], the normal n from B to A, the friction cone's principal tangent t
+/// (b = n × t), the gap at the step's end [m], the cone's coefficients μ_t along t and μ_b along
+/// b with the structure-field blend d (contacts.h), and the forces on A: λ_n and λ_f along t and
+/// b [N].
+class ContactWriter : public CsvWriter {
+ public:
+  bool Open(const std::string& path, std::string* error);
+  void Append(const Model& model, const State& state, const Contacts& contacts);
 };
 
 }  // namespace sim::io

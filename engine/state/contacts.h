@@ -73,6 +73,12 @@ struct Contact {
   Real gap = 0;                     ///< C_n at the end of the step [m]
 };
 
+struct State;
+
+/// The contact's point midway between the two surfaces in configuration `state`, world [m]: A's
+/// surface lies its radius back along −n from its core point, B's its radius along +n.
+Vec3 ContactMidpoint(const State& state, const Contact& contact);
+
 /// Identity of a contact across steps: the two sides (shape or particle) and the feature pair.
 inline std::uint64_t ContactKey(const Contact& c) {
   // 20 bits per side (shape id + 1, or 2¹⁹ + first particle id), 24 bits of feature (a

@@ -5,6 +5,7 @@
 
 #include "engine/fem/tet_elements.h"
 #include "engine/model/model.h"
+#include "engine/state/contacts.h"
 
 namespace sim {
 
@@ -150,5 +151,30 @@ Real MechanicalEnergy(const Model& model, const State& state) {
   }
   return energy;
 }
+
+namespace {
+
+// a contact side's core point in world [m]
+Vec3 SideCorePoint(const State& state, const ContactSide& side) {
+  if (side.is_particle()) {
+    Vec3 p = Vec3::Zero();
+    for (int k = 0; k < 3; ++k) {
+      if (side.particles[k] >= 0) p += side.weights[k] * state.particle_x_W[side.particles[k]];
+    }
+    return p;
+  }
+  return side.body == kWorldBody ? side.p_B : state.body_X_WB[side.body] * side.p_B;
+}
+
+}  // namespace
+
+
+Vec3 ContactMidpoint(const State& state, const Contact& contact) {
+  const Vec3& n = contact.normal_W;
+  const Vec3 a = SideCorePoint(state, contact.a) - contact.a.radius * n;
+  const Vec3 b = SideCorePoint(state, contact.b) + contact.b.radius * n;
+  return 0.5 * (a + b);
+}
+
 
 }  // namespace sim

@@ -186,27 +186,10 @@ void FillSoftBody(const Model& model, const State& state, int index, VisualSoftB
 }
 
 
-// a contact side's core point in world [m]
-Vec3 SidePoint(const State& state, const ContactSide& side) {
-  if (side.is_particle()) {
-    Vec3 p = Vec3::Zero();
-    for (int k = 0; k < 3; ++k) {
-      if (side.particles[k] >= 0) p += side.weights[k] * state.particle_x_W[side.particles[k]];
-    }
-    return p;
-  }
-  return side.body == kWorldBody ? side.p_B : state.body_X_WB[side.body] * side.p_B;
-}
-
-
 VisualContact MakeContact(const State& state, const Contact& contact) {
   VisualContact out;
-  const Vec3& n = contact.normal_W;
-  // surfaces: A's lies its radius back along −n, B's its radius along +n
-  const Vec3 a = SidePoint(state, contact.a) - contact.a.radius * n;
-  const Vec3 b = SidePoint(state, contact.b) + contact.b.radius * n;
-  out.point = ToFloat(0.5 * (a + b));
-  out.normal = ToFloat(n);
+  out.point = ToFloat(ContactMidpoint(state, contact));
+  out.normal = ToFloat(contact.normal_W);
   out.normal_force = static_cast<float>(std::max<Real>(contact.normal_force, 0));
   const Real lambda_t = contact.friction_force[0];
   const Real lambda_b = contact.friction_force[1];
@@ -216,6 +199,9 @@ VisualContact MakeContact(const State& state, const Contact& contact) {
   const Real cone =
       std::hypot(ratio(lambda_t, contact.friction_t), ratio(lambda_b, contact.friction_b));
   out.sliding = contact.normal_force > 0 && cone >= (1 - kSlidingTolerance) * contact.normal_force;
+  out.tangent = ToFloat(contact.tangent_W);
+  out.friction_t = static_cast<float>(contact.friction_t);
+  out.friction_b = static_cast<float>(contact.friction_b);
   out.body_a = contact.a.body;
   out.body_b = contact.b.body;
   return out;
@@ -233,6 +219,7 @@ void FillVisualFrame(const Model& model, const State& state, const Contacts* con
   frame->meshes.clear();
   frame->mesh_instances.clear();
   frame->contacts.clear();
+  frame->structure_glyphs.clear();
 
   // shapes and visuals; a body with visuals shows its shapes only as collision geometry
   std::vector<char> body_has_visual(model.body_count(), 0);
@@ -256,6 +243,8 @@ void FillVisualFrame(const Model& model, const State& state, const Contacts* con
       frame->contacts.push_back(MakeContact(state, contact));
     }
   }
+
+  AppendStructureGlyphs(model, state, &frame->structure_glyphs);
 
   // body (COM) frames and joint frames for the markers
   frame->bodies.resize(model.body_count());

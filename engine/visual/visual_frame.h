@@ -10,6 +10,7 @@
 
 #include "engine/geometry/visual_mesh.h"
 #include "engine/model/model.h"
+#include "engine/visual/structure_glyphs.h"
 
 namespace sim {
 
@@ -62,6 +63,11 @@ struct VisualContact {
   float normal_force = 0;                           ///< λ_n [N], ≥ 0
   std::array<float, 3> friction_force = {0, 0, 0};  ///< tangential force on A, world [N]
   bool sliding = false;  ///< friction at the cone's limit (slip); else stick
+  /// the friction cone (contacts.h): principal tangent t (unit, world) and the coefficients
+  /// along t and along b = n × t; μ_t ≠ μ_b where a structure field made it anisotropic [-]
+  std::array<float, 3> tangent = {1, 0, 0};
+  float friction_t = 0;
+  float friction_b = 0;
   std::int32_t body_a = kWorldBody, body_b = kWorldBody;
 };
 
@@ -103,6 +109,8 @@ struct VisualFrame {
   std::vector<VisualMeshInstance> mesh_instances;
   std::vector<VisualSoftBody> soft_bodies;
   std::vector<VisualContact> contacts;  ///< empty unless contacts were passed in
+  /// dashes along the structure fields' grain on every surface that has a field
+  std::vector<VisualStructureGlyph> structure_glyphs;
   // interaction state the studio adds before publishing (not produced by MakeVisualFrame)
   std::int32_t selected_body = kWorldBody;  ///< highlighted body, or kWorldBody for none
   VisualDrag drag;
@@ -113,7 +121,8 @@ struct VisualFrame {
 
 /// Builds the snapshot of `state`: world poses of every shape (the collision shapes of bodies that
 /// have visuals marked collision_only), mesh instances of visuals and of hull/mesh/SDF shapes, the
-/// deformed surfaces of soft bodies with normals and per-node strain, body and joint frames.
+/// deformed surfaces of soft bodies with normals and per-node strain, body and joint frames, the
+/// structure glyphs of surfaces with structure fields (structure_glyphs.h).
 /// `contacts` empty. Cost: linear in shapes, visuals, joints and tets (about 1 ms for a 7k-tet
 /// soft body on one core).
 VisualFrame MakeVisualFrame(const Model& model, const State& state);

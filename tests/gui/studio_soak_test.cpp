@@ -65,7 +65,7 @@ std::string Describe(const std::vector<MemorySample>& samples) {
 TEST(StudioSoakTest, MemoryPerFrameStaysFlatInEveryViewOfTheComparedTomato) {
   if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
   const fs::path scratch = ScratchDir();
-  for (const std::string view : {"shaded", "strain", "contacts"}) {
+  for (const std::string view : {"shaded", "strain", "contacts", "structure"}) {
     SCOPED_TRACE(view);
     const int frames = kRunningFrames + kPausedWarmupFrames + kMeasuredFrames;
     const RunResult run = RunCommand(

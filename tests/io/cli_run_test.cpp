@@ -1,6 +1,8 @@
 // `contact-sim run`, `compare` and `bench` as a user runs them: exit codes, the JSON report's
 // layout (architecture §5), the trajectory and bench CSVs, and the messages of bad flags. These
 // check the plumbing, not the physics: they hold for any solver behind "nsn".
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -282,6 +284,48 @@ TEST_F(CliRunTest, TrajectoryHasOneRowPerBodyPerStep) {
     ASSERT_EQ(fields.size(), 15u) << lines[i];
     EXPECT_EQ(fields[1], model_->body_name[(i - 1) % model_->body_count()]) << lines[i];
   }
+  std::remove(csv.c_str());
+}
+
+
+// the contact dump of the sliding-boxes scene: the channel pad's contacts have the scene's full
+// Matchstick cone (its comment: μ_major 0.6 along, μ_minor 0.065 across the grain, d = 1), every
+// frame is orthonormal (t ⟂ n, unit), and every force lies in the cone: λ_t²/μ_t² + λ_b²/μ_b² ≤
+// λ_n². Tolerances: the solver meets complementarity to its residual tolerance, which leaves
+// separated contacts (gap 5 µm) with |λ_n| up to about 1e-3 N against the 39 N weight of a box
+// (0.2³ m³ · 500 kg/m³ · 9.81 m/s²), and sliding friction on the cone's limit to 0.2 % at the
+// scene's 6 Newton iterations; 1e-3 N absolute and 1 % relative allowed
+TEST_F(CliRunTest, ContactDumpHasEachContactsFrictionCone) {
+  const std::string csv = TempPath(".csv");
+  const std::string scene = std::string(SIM_SOURCE_DIR) + "/scenes/sliding_boxes.json";
+  const CommandResult r = RunContactSim("run " + scene + " --steps 4 --contacts " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<std::string> lines = ReadLines(csv);
+  ASSERT_GT(lines.size(), 20u);
+  EXPECT_EQ(lines[0],
+            "step,time,a,b,x,y,z,nx,ny,nz,tx,ty,tz,gap,mu_t,mu_b,anisotropy,normal_force,"
+            "friction_t,friction_b");
+  int channel = 0;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> f = SplitCsv(lines[i]);
+    ASSERT_EQ(f.size(), 20u) << lines[i];
+    const auto number = [&](int k) { return std::stod(f[k]); };
+    const Vec3 n(number(7), number(8), number(9)), t(number(10), number(11), number(12));
+    EXPECT_NEAR(n.norm(), 1, 1e-6) << lines[i];
+    EXPECT_NEAR(t.norm(), 1, 1e-6) << lines[i];
+    EXPECT_NEAR(n.dot(t), 0, 1e-6) << lines[i];
+    const Real mu_t = number(14), mu_b = number(15), lambda_n = number(17);
+    const Real cone = std::hypot(number(18) / mu_t, number(19) / mu_b);
+    EXPECT_GE(lambda_n, -1e-3) << lines[i];
+    EXPECT_LE(cone, std::max<Real>(lambda_n, 0) * (1 + 1e-2) + 1e-3) << lines[i];
+    if (f[3].rfind("channel", 0) == 0 && f[2] == "world") {
+      ++channel;
+      EXPECT_NEAR(mu_t, 0.6, 1e-9) << lines[i];
+      EXPECT_NEAR(mu_b, 0.065, 1e-9) << lines[i];
+      EXPECT_NEAR(number(16), 1, 1e-9) << lines[i];
+    }
+  }
+  EXPECT_GT(channel, 0) << "the channel boxes touch their pad";
   std::remove(csv.c_str());
 }
 

@@ -25,10 +25,12 @@ Eigen::Vector3f Vec(const std::array<float, 3>& v) { return {v[0], v[1], v[2]}; 
 
 
 TEST(RenderOptionsTest, ViewModesRoundTripTheirNames) {
-  for (ViewMode mode : {ViewMode::kShaded, ViewMode::kStrain, ViewMode::kContacts}) {
-    EXPECT_EQ(ParseViewMode(ViewModeName(mode)), mode);
+  for (int mode = 0; mode < kViewModeCount; ++mode) {
+    EXPECT_EQ(ParseViewMode(ViewModeName(static_cast<ViewMode>(mode))),
+              static_cast<ViewMode>(mode));
   }
-  EXPECT_FALSE(ParseViewMode("structure").has_value());
+  EXPECT_EQ(ParseViewMode("structure"), ViewMode::kStructure);
+  EXPECT_FALSE(ParseViewMode("lic").has_value());
 }
 
 
@@ -159,6 +161,83 @@ TEST(SceneMarkersTest, ContactsViewDrawsPointsAndArrowsScaledByForce) {
   EXPECT_NEAR(length(markers[1]), options.arrow_length * 2.0f, 1e-6f);
   EXPECT_NEAR(length(markers[4]), 0.25f * options.arrow_length * 2.0f, 1e-6f);
   EXPECT_NEAR(length(markers[2]), 3.0f / 20 * options.arrow_length * 2.0f, 1e-6f);
+}
+
+
+// an anisotropic contact's friction ellipse: kEllipseSegments bars whose ends lie on
+// (x·t)²/(μ_t λ_n s)² + (x·b)²/(μ_b λ_n s)² = 1 around the point, in its tangent plane (s: the
+// arrows' metres per newton), so the sliding friction arrow (on the cone's limit) ends on it
+TEST(SceneMarkersTest, ContactsViewDrawsEachContactsFrictionEllipse) {
+  VisualFrame frame;
+  VisualContact contact;
+  contact.point = {1, 2, 0};
+  contact.normal = {0, 0, 1};
+  contact.tangent = {std::cos(0.5f), std::sin(0.5f), 0};
+  contact.friction_t = 0.8f;
+  contact.friction_b = 0.2f;
+  contact.normal_force = 10;
+  contact.friction_force = {0, 0, 0};
+  frame.contacts.push_back(contact);
+  RenderOptions options;
+  options.view = ViewMode::kContacts;
+  std::vector<Marker> markers;
+  BuildMarkers(frame, options, 2.0f, &markers);
+  // point, normal arrow, then the ellipse
+  ASSERT_EQ(markers.size(), 2u + kEllipseSegments);
+  const float s = ComputeForceScale(frame, options, 2.0f).meters_per_newton;
+  const Eigen::Vector3f t = Vec(contact.tangent), n(0, 0, 1), b = n.cross(t);
+  const float a_t = 0.8f * 10 * s, a_b = 0.2f * 10 * s;
+  for (std::size_t k = 2; k < markers.size(); ++k) {
+    const Marker& bar = markers[k];
+    EXPECT_EQ(bar.mesh, MarkerMesh::kBox);
+    const Eigen::Vector3f centre(bar.X_WM[3], bar.X_WM[7], bar.X_WM[11]);
+    const Eigen::Vector3f along(bar.X_WM[0], bar.X_WM[4], bar.X_WM[8]);
+    const float half = bar.scale[0] - bar.scale[1] / 2;  // less the overlap at each joint
+    for (float sign : {-1.0f, 1.0f}) {
+      const Eigen::Vector3f x = centre + sign * half * along - Vec(contact.point);
+      EXPECT_NEAR(x.dot(n), 0, 1e-6f);
+      const float level = std::pow(x.dot(t) / a_t, 2.0f) + std::pow(x.dot(b) / a_b, 2.0f);
+      EXPECT_NEAR(level, 1, 1e-4f) << k;
+    }
+  }
+}
+
+
+// the structure view draws each glyph as one flat bar along its axis, lying on its surface,
+// hidden like the scene (not ghosted), coloured by strength; other views draw none
+TEST(SceneMarkersTest, StructureViewDrawsOneDashPerGlyph) {
+  VisualFrame frame;
+  VisualStructureGlyph glyph;
+  glyph.center = {0, 0, 1};
+  glyph.axis = {0, 1, 0};
+  glyph.normal = {1, 0, 0};
+  glyph.half_length = 0.1f;
+  glyph.strength = 1;
+  frame.structure_glyphs.push_back(glyph);
+  glyph.strength = 0;
+  frame.structure_glyphs.push_back(glyph);
+  RenderOptions options;
+  std::vector<Marker> markers;
+  BuildMarkers(frame, options, 1.0f, &markers);
+  EXPECT_TRUE(markers.empty());
+  options.view = ViewMode::kStructure;
+  BuildMarkers(frame, options, 1.0f, &markers);
+  ASSERT_EQ(markers.size(), 2u);
+  for (const Marker& dash : markers) {
+    EXPECT_EQ(dash.mesh, MarkerMesh::kBox);
+    EXPECT_FALSE(dash.ghost);
+    EXPECT_TRUE(Eigen::Vector3f(dash.X_WM[0], dash.X_WM[4], dash.X_WM[8])
+                    .isApprox(Eigen::Vector3f(0, 1, 0), 1e-6f));
+    EXPECT_TRUE(Eigen::Vector3f(dash.X_WM[2], dash.X_WM[6], dash.X_WM[10])
+                    .isApprox(Eigen::Vector3f(1, 0, 0), 1e-6f));
+    EXPECT_GT(dash.X_WM[3], 0) << "lifted off the surface along its normal";
+  }
+  // full grain: full length and orange; none: a short grey tick
+  EXPECT_FLOAT_EQ(markers[0].scale[0], 0.1f);
+  EXPECT_LT(markers[1].scale[0], 0.5f * 0.1f);
+  EXPECT_EQ(markers[0].color[0], GrainColor(1)[0]);
+  EXPECT_EQ(markers[1].color[1], kNoGrainColor[1]);
+  EXPECT_EQ(GrainColor(0.5f), kHalfGrainColor);
 }
 
 
