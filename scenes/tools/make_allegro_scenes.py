@@ -10,9 +10,14 @@ allegro_grasp.json  four hands (two right, two mirrored left), palm up, each clo
                     seed 002 "Allegro DexNet") and turns it over by 60 degrees about the forearm
                     axis toward its thumb, holds it, and turns back. The objects are compounds of
                     convex pieces (resources/meshes/grasp, see make_objects.py).
-allegro_gel.json    a hand strokes its fingertips back and forth over a soft gel sheet clamped at
-                    its edges (seed 000 chapter 3, figure 9). The sheet's friction is isotropic:
-                    painted anisotropic (Matchstick) friction comes with the structure fields.
+allegro_gel.json    a hand curls its fingers onto a soft gel sheet clamped at one edge, sweeping
+                    the fingertips along x over it, then strokes them back and forth along x
+                    (seed 000 chapter 3, T-Fig 9). The sheet's surface has a uniform structure
+                    field with its grain along x, the stroke: hand-gel contacts have mu_major 1.2
+                    along the grain and mu_minor 0.1 across it (mu 0.8 without grain), so the
+                    fingertips grip and bunch the sheet up (peak lift about 14 mm).
+allegro_gel_across.json  the same with the grain along y, across the stroke: the fingertips slide
+                    over the sheet, which barely deforms (peak lift about 1 mm) - T-Fig 9 left.
 
 Hands are held by joint drives (hold_pose) and moved by scripts: the fingers by their joints,
 each hand by a revolute "wrist" (or a prismatic carriage) joint between the world and its palm.
@@ -53,12 +58,16 @@ def open_targets(prefix):
     return targets
 
 
-def scene(name, description, objects, joints, script, camera, materials, solver=(6, 50)):
-    return {"name": name, "description": description, "up": "z", "gravity": [0, 0, -G],
-            "solver": {"name": "nsn", "dt": DT, "newton_iterations": solver[0],
-                       "linear_iterations": solver[1]},
-            "camera": camera, "materials": materials, "objects": objects, "joints": joints,
-            "script": script}
+def scene(name, description, objects, joints, script, camera, materials, solver=(6, 50),
+          friction_pairs=None):
+    out = {"name": name, "description": description, "up": "z", "gravity": [0, 0, -G],
+           "solver": {"name": "nsn", "dt": DT, "newton_iterations": solver[0],
+                      "linear_iterations": solver[1]},
+           "camera": camera, "materials": materials}
+    if friction_pairs:
+        out["friction_pairs"] = friction_pairs
+    out.update({"objects": objects, "joints": joints, "script": script})
+    return out
 
 
 def allegro_ball():
@@ -161,7 +170,8 @@ def allegro_grasp():
         solver=(8, 20))
 
 
-def allegro_gel():
+def allegro_gel(grain_deg):
+    """grain_deg: the structure field's grain on the sheet, from +x (the stroke) toward +y."""
     sheet_top = 0.10 + 0.016  # resources/meshes/gel_sheet.msh is 16 mm thick, from z = 0
     # palm down (hand +x to world -z), fingers along world +x; curled to 0.9 rad, the fingertip
     # spheres (12 mm) reach 103 mm below the palm_link origin (forward kinematics of the robot
@@ -175,7 +185,10 @@ def allegro_gel():
          "material": "gel", "position": [0, 0, 0.10], "youngs_modulus": 2e4,
          "poisson_ratio": 0.45, "density": 1050,
          # clamp the sheet's rim (fixed nodes in a box)
-         "fixed": {"box": {"min": [-0.1, -0.1, 0.099], "max": [-0.07, 0.1, 0.2]}}},
+         "fixed": {"box": {"min": [-0.1, -0.1, 0.099], "max": [-0.07, 0.1, 0.2]}},
+         # uniform grain on the surface, in the sheet's rest frame seen from above
+         "structure_field": {"procedural": "uniform", "angle_deg": grain_deg,
+                             "projection": {"type": "planar", "axis": "z"}}},
         {"name": "carriage", "type": "box", "material": "floor", "mass": 0.5,
          "size": [0.02, 0.02, 0.02], "position": [-0.09, 0, height + 0.06]},
         {"name": "hand", "type": "urdf", "file": RIGHT, "fixed_base": False, "material": "hand",
@@ -190,22 +203,28 @@ def allegro_gel():
         t = 2.0 + 2.0 * cycle
         script.append({"time": t, "targets": dict(curl, stroke=0.05)})
         script.append({"time": t + 1.0, "targets": dict(curl, stroke=0.0)})
+    along = grain_deg == 0
     return scene(
-        "Allegro gel",
-        "An Allegro hand strokes a soft gel sheet clamped at one edge (seed 000 chapter 3; "
-        "isotropic friction until structure fields come)",
+        "Allegro gel" + ("" if along else " (across the grain)"),
+        "An Allegro hand strokes a soft gel sheet clamped at one edge " +
+        ("along its grain: the fingertips grip and bunch the sheet up" if along else
+         "across its grain: the fingertips slide and the sheet barely deforms") +
+        " (seed 000 chapter 3, T-Fig 9)",
         objects, joints, script,
         {"target": [0.02, 0, 0.15], "distance": 0.55, "yaw_deg": -120, "pitch_deg": 30,
          "fov_deg": 45},
         {"floor": {"friction": 0.6, "color": [0.45, 0.47, 0.50]},
          "hand": {"friction": 0.8, "color": [0.15, 0.15, 0.16]},
          "gel": {"friction": 0.9, "density": 1050, "color": [0.45, 0.80, 0.70]}},
-        solver=(6, 50))
+        solver=(6, 50),
+        friction_pairs=[{"materials": ["hand", "gel"], "friction": 0.8, "friction_major": 1.2,
+                         "friction_minor": 0.1}])
 
 
 def main():
     for name, build in (("allegro_ball", allegro_ball), ("allegro_grasp", allegro_grasp),
-                        ("allegro_gel", allegro_gel)):
+                        ("allegro_gel", lambda: allegro_gel(0)),
+                        ("allegro_gel_across", lambda: allegro_gel(90))):
         with open(os.path.join(SCENES, name + ".json"), "w") as out:
             json.dump(build(), out, indent=1)
             out.write("\n")
