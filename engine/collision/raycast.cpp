@@ -23,10 +23,13 @@ constexpr Real kSdfTolerance = 1e-6;
 // sphere tracing stops this far out when the caller gave no bound [m]
 constexpr Real kSdfMaxRange = 1e3;
 
-// a hit in the shape frame: distance t and surface normal (any orientation)
+// a hit in the shape frame: distance t and surface normal (any orientation); on a mesh also the
+// triangle and the point's barycentric weights
 struct LocalHit {
   Real t = kInfinity;
   Vec3 normal = Vec3::UnitZ();
+  int triangle = -1;
+  Vec3 barycentric = Vec3::Zero();
   bool hit() const { return std::isfinite(t); }
 };
 
@@ -195,6 +198,8 @@ LocalHit RayMesh(const CollisionMesh& mesh, const Vec3& o, const Vec3& d, Real m
         best = t;
         hit.t = t;
         hit.normal = (p1 - p0).cross(p2 - p0).normalized();
+        hit.triangle = bvh.order()[i];
+        hit.barycentric = Vec3(1 - u - v, u, v);
       }
     }
   }
@@ -295,6 +300,8 @@ RayHit RaycastShape(const ShapeGeometry& geometry, const Pose& X_WS, const Vec3&
   hit.point = origin + local.t * direction;
   hit.normal = X_WS.q * local.normal;
   if (hit.normal.dot(direction) > 0) hit.normal = -hit.normal;
+  hit.triangle = local.triangle;
+  hit.barycentric = local.barycentric;
   return hit;
 }
 
@@ -326,7 +333,8 @@ RayHit Raycast(const Model& model, const State& state, const Vec3& origin, const
     const SoftBody& soft = model.soft_bodies[b];
     for (int i = 0; i < soft.particle_count; ++i) in_soft_body[soft.first_particle + i] = 1;
     if (!options.soft_bodies) continue;
-    for (const std::array<int, 3>& tri : soft.surface) {
+    for (int f = 0; f < static_cast<int>(soft.surface.size()); ++f) {
+      const std::array<int, 3>& tri = soft.surface[f];
       const Vec3& p0 = state.particle_x_W[tri[0]];
       const Vec3& p1 = state.particle_x_W[tri[1]];
       const Vec3& p2 = state.particle_x_W[tri[2]];
@@ -341,6 +349,9 @@ RayHit Raycast(const Model& model, const State& state, const Vec3& origin, const
       if (best.normal.dot(d) > 0) best.normal = -best.normal;
       best.soft_body = b;
       best.particle = w >= u && w >= v ? tri[0] : (u >= v ? tri[1] : tri[2]);
+      best.triangle = f;
+      best.barycentric = Vec3(w, u, v);
+      for (int k = 0; k < 3; ++k) best.nodes[k] = tri[k] - soft.first_particle;
     }
   }
 

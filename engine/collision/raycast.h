@@ -1,6 +1,7 @@
 // Ray casting against a scene: the first surface a ray x(t) = o + t·d (t ≥ 0, |d| = 1) meets among
 // the shapes, the free particles and the deformed surfaces of soft bodies. The studio picks bodies
-// and FEM nodes with it (click to select, ctrl+drag to perturb).
+// and FEM nodes with it (click to select, ctrl+drag to perturb) and paints structure fields
+// (a hit on a mesh or a soft surface names its triangle and the barycentric weights of the point).
 //
 // Per shape, in the shape frame (o and d transformed by X_SW):
 //   plane      z = 0 with normal +z:          t = −o_z / d_z (hit from either side)
@@ -18,6 +19,7 @@
 // picks it); meshes and soft surfaces report the first triangle crossed from either side.
 #pragma once
 
+#include <array>
 #include <limits>
 
 #include "engine/core/math.h"
@@ -37,6 +39,17 @@ struct RayHit {
   int body = kWorldBody;        ///< owning body (kWorldBody for static shapes and particles)
   int particle = -1;   ///< free particle hit, or the soft-body node nearest the point, or −1
   int soft_body = -1;  ///< soft body whose surface was hit, or −1
+
+  // the surface spot, for mesh UVs and structure fields (engine/edit/structure_paint.h)
+  /// triangle hit: of a mesh shape's collision mesh (CollisionMesh::surface, whose UVs
+  /// interpolate with `barycentric`), or of a soft body's boundary (an index into
+  /// SoftBody::surface); −1 on other surfaces
+  int triangle = -1;
+  /// weights of `point` on the triangle's three vertices (summing to 1); zero without a triangle
+  Vec3 barycentric = Vec3::Zero();
+  /// a soft body's triangle as local node ids (indices into SoftBody::rest_positions, in the
+  /// order of SoftBody::surface); −1 otherwise
+  std::array<int, 3> nodes = {-1, -1, -1};
 };
 
 /// Which kinds of things a scene ray cast considers.
@@ -48,7 +61,8 @@ struct RaycastOptions {
 };
 
 /// First hit of the ray with one shape `geometry` placed at `X_WS`. `direction` must be unit.
-/// The result names no shape or body (the caller knows them).
+/// The result names no shape or body (the caller knows them); a mesh's triangle and barycentric
+/// weights are filled in.
 RayHit RaycastShape(const ShapeGeometry& geometry, const Pose& X_WS, const Vec3& origin,
                     const Vec3& direction, Real max_distance);
 

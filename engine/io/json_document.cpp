@@ -3,6 +3,7 @@
 // lines and columns as RapidJSON consumes characters.
 #include "engine/io/json_document.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -36,6 +37,7 @@ class LineCountingStream {
     return c;
   }
   std::size_t Tell() const { return offset_; }
+  const std::string& text() const { return text_; }
   // write interface, never used for input (rapidjson requires the declarations)
   Ch* PutBegin() { return nullptr; }
   void Put(Ch) {}
@@ -101,6 +103,26 @@ long long DecimalMagnitude(std::string_view number) {
 }
 
 
+// the offset of the first byte at or after `offset` that is neither white space nor inside a
+// comment (the parser accepts // and /* */ comments)
+std::size_t SkipInsignificant(const std::string& text, std::size_t offset) {
+  while (offset < text.size()) {
+    const char c = text[offset];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++offset;
+    } else if (text.compare(offset, 2, "//") == 0) {
+      offset = std::min(text.find('\n', offset), text.size());
+    } else if (text.compare(offset, 2, "/*") == 0) {
+      const std::size_t end = text.find("*/", offset + 2);
+      offset = end == std::string::npos ? text.size() : end + 2;
+    } else {
+      break;
+    }
+  }
+  return offset;
+}
+
+
 // line and column (1-based) of byte `offset` in `text`
 std::pair<int, int> LineColumnOf(const std::string& text, std::size_t offset) {
   int line = 1;
@@ -122,8 +144,13 @@ std::pair<int, int> LineColumnOf(const std::string& text, std::size_t offset) {
 // builds the located tree from SAX events; semantic errors (duplicate keys) are collected
 class JsonTreeBuilder {
  public:
-  JsonTreeBuilder(const LineCountingStream& stream, std::string source, Diagnostics* diagnostics)
-      : stream_(stream), source_(std::move(source)), diagnostics_(diagnostics) {}
+  // `base_offset`: bytes before the parsed text in the file (a byte-order mark)
+  JsonTreeBuilder(const LineCountingStream& stream, std::string source, Diagnostics* diagnostics,
+                  std::size_t base_offset)
+      : stream_(stream),
+        source_(std::move(source)),
+        diagnostics_(diagnostics),
+        base_offset_(base_offset) {}
 
   bool Null() { return AddScalar(JsonValue()); }
   bool Bool(bool b) {
@@ -172,6 +199,7 @@ class JsonTreeBuilder {
                           "duplicate key '" + key + "'");
     }
     pending_key_ = std::move(key);
+    token_end_ = stream_.Tell();
     return true;
   }
   bool EndObject(rapidjson::SizeType) { return Close(); }
@@ -192,10 +220,25 @@ class JsonTreeBuilder {
     return parent.pointer_ + "/" + EscapePointerToken(key);
   }
 
+  // where the value just read began: after the previous token (a key, '[', or an element), past
+  // white space, comments and the ':' or ',' before the value
+  std::size_t ValueBegin(std::size_t end) const {
+    const std::string& text = stream_.text();
+    std::size_t offset = SkipInsignificant(text, token_end_);
+    if (offset < end && (text[offset] == ':' || text[offset] == ',')) {
+      offset = SkipInsignificant(text, offset + 1);
+    }
+    return offset;
+  }
+
   // appends `value` to the current container (or makes it the root) and returns its slot
   JsonValue* Attach(JsonValue value) {
     value.line_ = stream_.line();
     value.column_ = stream_.column();
+    // a scalar has been read to its end; a container only to its opening bracket
+    value.begin_offset_ = base_offset_ + ValueBegin(stream_.Tell());
+    value.end_offset_ = base_offset_ + stream_.Tell();
+    token_end_ = stream_.Tell();
     if (stack_.empty()) {
       root_ = std::move(value);
       return &root_;
@@ -232,7 +275,10 @@ class JsonTreeBuilder {
     return true;
   }
 
+  // RapidJSON reports the end of a container before it consumes the closing bracket
   bool Close() {
+    token_end_ = SkipInsignificant(stream_.text(), stream_.Tell()) + 1;
+    stack_.back()->end_offset_ = base_offset_ + token_end_;
     stack_.pop_back();
     return true;
   }
@@ -243,6 +289,8 @@ class JsonTreeBuilder {
   JsonValue root_;
   std::vector<JsonValue*> stack_;
   std::string pending_key_;
+  std::size_t base_offset_ = 0;
+  std::size_t token_end_ = 0;  // offset just past the last key, bracket or value read
 };
 
 
@@ -251,6 +299,36 @@ const JsonValue* JsonValue::Find(const std::string& key) const {
     if (name == key) return &value;
   }
   return nullptr;
+}
+
+
+const JsonValue* JsonValue::AtPointer(const std::string& pointer) const {
+  const JsonValue* value = this;
+  std::size_t at = 0;
+  while (value != nullptr && at < pointer.size()) {
+    if (pointer[at] != '/') return nullptr;
+    // the next reference token, unescaped ("~1" is '/', "~0" is '~')
+    const std::size_t end = std::min(pointer.find('/', at + 1), pointer.size());
+    std::string token;
+    for (std::size_t i = at + 1; i < end; ++i) {
+      if (pointer[i] == '~' && i + 1 < end && (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
+        token += pointer[++i] == '0' ? '~' : '/';
+      } else {
+        token += pointer[i];
+      }
+    }
+    at = end;
+    if (value->is_object()) {
+      value = value->Find(token);
+    } else if (value->is_array() && !token.empty() &&
+               token.find_first_not_of("0123456789") == std::string::npos && token.size() < 10) {
+      const std::size_t index = std::stoul(token);
+      value = index < value->items_.size() ? &value->items_[index] : nullptr;
+    } else {
+      return nullptr;
+    }
+  }
+  return value;
 }
 
 
@@ -276,10 +354,11 @@ const char* JsonValue::TypeName(Type type) {
 Expected<JsonValue> ParseJson(const std::string& file_text, const std::string& source_name) {
   // a UTF-8 byte-order mark (editors on Windows write one) is not part of the JSON
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
-  const std::string text = file_text.starts_with(kBom) ? file_text.substr(kBom.size()) : file_text;
+  const bool bom = file_text.starts_with(kBom);
+  const std::string text = bom ? file_text.substr(kBom.size()) : file_text;
   Diagnostics diagnostics;
   LineCountingStream stream(text);
-  JsonTreeBuilder builder(stream, source_name, &diagnostics);
+  JsonTreeBuilder builder(stream, source_name, &diagnostics, bom ? kBom.size() : 0);
   rapidjson::Reader reader;
   // iterative: the parser's own stack is on the heap, whatever the nesting
   constexpr unsigned kFlags = rapidjson::kParseCommentsFlag |

@@ -3,6 +3,7 @@
 // stream that counts lines; this file only builds the located tree.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,13 @@ class JsonValue {
   int line() const { return line_; }                       ///< 1-based line where the value ends
   int column() const { return column_; }                   ///< 1-based column where the value ends
   const std::string& pointer() const { return pointer_; }  ///< JSON pointer, "" for the root
+  /// Byte range [begin_offset, end_offset) of the value's text in the parsed text (a leading
+  /// byte-order mark counted), from its first character ('{', '"', a digit, ...) to just past its
+  /// last: what to replace to rewrite the value in place.
+  std::size_t begin_offset() const { return begin_offset_; }
+  std::size_t end_offset() const { return end_offset_; }
+  /// The value at JSON pointer `pointer` (RFC 6901, "" for this value) below this one, or nullptr.
+  const JsonValue* AtPointer(const std::string& pointer) const;
 
   /// "number", "string", ... for messages.
   static const char* TypeName(Type type);
@@ -51,6 +59,8 @@ class JsonValue {
   int line_ = 0;
   int column_ = 0;
   std::string pointer_;
+  std::size_t begin_offset_ = 0;
+  std::size_t end_offset_ = 0;
 };
 
 /// Deepest nesting of arrays and objects ParseJson accepts (scenes use fewer than 10 levels).

@@ -233,6 +233,7 @@ int ReadStructureField(SceneReader& reader, const JsonValue& object, const char*
   }
   auto field = std::make_shared<StructureField>();
   field->projection = default_projection;
+  field->scene_pointer = value->pointer();
   bool ok = true;
   if (procedural != nullptr) {
     ok &= reader.ReadEnum(*value, "procedural",

@@ -180,6 +180,7 @@ StructureField& StructureField::operator=(const StructureField& other) {
   projection = other.projection;
   tile_size = other.tile_size;
   image_path = other.image_path;
+  scene_pointer = other.scene_pointer;
   width_ = other.width_;
   height_ = other.height_;
   texels_ = other.texels_;
@@ -201,13 +202,20 @@ Vec2 StructureField::TexelCenter(int column, int row) const {
 }
 
 
-void StructureField::Bake(int width, int height) {
+void StructureField::Bake(int width, int height, const Vec2& window_origin) {
   width_ = width;
   height_ = height;
+  // the image of a coordinate in [origin, origin + tile): the tile repeats
+  const auto in_window = [](Real x, Real origin, Real tile) {
+    return origin + (x - origin - tile * std::floor((x - origin) / tile));
+  };
   std::vector<StructureTexel> texels(static_cast<std::size_t>(width) * height);
   for (int row = 0; row < height; ++row) {
     for (int column = 0; column < width; ++column) {
-      const StructureSample s = SampleProcedural(TexelCenter(column, row));
+      const Vec2 center = TexelCenter(column, row);
+      const Vec2 uv(in_window(center.x(), window_origin.x(), tile_size.x()),
+                    in_window(center.y(), window_origin.y(), tile_size.y()));
+      const StructureSample s = SampleProcedural(uv);
       texels[static_cast<std::size_t>(row) * width + column] =
           TexelFromAxis(std::atan2(s.direction.y(), s.direction.x()), s.strength);
     }

@@ -23,6 +23,8 @@
 // writes texels (mutable_texels(), after Bake() for a procedural field) on the simulation worker
 // thread between steps and calls MarkChanged(); the contact stage reads the texels at every step,
 // so the next step uses the paint, and revision() tells a renderer or a cache that it changed.
+// engine/edit/structure_paint.h locates and paints dabs (with undo in paint_history.h), and
+// engine/io/structure_field_save.h saves a painted field as a PNG referenced from its scene.
 #pragma once
 
 #include <atomic>
@@ -128,6 +130,9 @@ class StructureField {
   /// extent of one texel tile in field coordinates ([m], UV units for kUv); textures repeat
   Vec2 tile_size = Vec2(1, 1);
   std::string image_path;  ///< kImage: the PNG it was read from (a painter saves back there)
+  /// JSON pointer of the scene value this field was read from ("/objects/2/structure_field"),
+  /// where a painter saves its reference to the painted image; empty for fields built in code
+  std::string scene_pointer;
 
   /// The value at field coordinates `uv`: bilinear over the texels when there are any (repeat
   /// wrap), else the procedural formula.
@@ -145,8 +150,10 @@ class StructureField {
   /// Replaces the texels (width·height of them, sides in [1, kMaxStructureFieldSide]).
   void SetTexels(int width, int height, std::vector<StructureTexel> texels);
   /// Rasterizes the procedural formula at the texel centres of one tile, so a painter can edit a
-  /// procedural field; sampling then reads the texels.
-  void Bake(int width, int height);
+  /// procedural field; sampling then reads the texels. Each texel takes the formula's value at
+  /// the image of its centre in the window [window_origin, window_origin + tile_size) (field
+  /// coordinates), so a surface inside that window reads the formula's values where it lies.
+  void Bake(int width, int height, const Vec2& window_origin = Vec2::Zero());
   /// Field coordinates of the centre of texel (column, row) of this field's texels.
   Vec2 TexelCenter(int column, int row) const;
 

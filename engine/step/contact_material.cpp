@@ -6,6 +6,7 @@
 
 #include "engine/collision/collision.h"
 #include "engine/geometry/collision_mesh.h"
+#include "engine/model/structure_surface.h"
 
 namespace sim {
 
@@ -22,45 +23,18 @@ namespace {
 // below this a projected axis is taken as along the normal: no direction in the tangent plane
 constexpr Real kMinTangentAxis = 1e-6;
 
-// T_u, T_v of mesh triangle `triangle` from its UV gradient (dp/du, dp/dv, Gram-Schmidt), or
-// false when the triangle's UVs are degenerate
-bool UvTangents(const TriangleMesh& mesh, int triangle, Vec3* t_u, Vec3* t_v) {
-  const auto& tri = mesh.triangles[triangle];
-  const Vec3 e1 = mesh.vertices[tri[1]] - mesh.vertices[tri[0]];
-  const Vec3 e2 = mesh.vertices[tri[2]] - mesh.vertices[tri[0]];
-  const Vec2 d1 = mesh.uvs[tri[1]] - mesh.uvs[tri[0]];
-  const Vec2 d2 = mesh.uvs[tri[2]] - mesh.uvs[tri[0]];
-  const Real det = d1.x() * d2.y() - d2.x() * d1.y();
-  if (!(std::abs(det) > 1e-14)) return false;
-  const Vec3 u = (e1 * d2.y() - e2 * d1.y()) / det;
-  const Vec3 v = (e2 * d1.x() - e1 * d2.x()) / det;
-  if (!(u.norm() > 0)) return false;
-  *t_u = u.normalized();
-  const Vec3 v_perp = v - v.dot(*t_u) * *t_u;
-  if (!(v_perp.norm() > 0)) return false;
-  *t_v = v_perp.normalized();
-  return true;
-}
-
-// field coordinates of a rigid side: the mesh's UVs where the contact has them, else projected
+// field coordinates of a rigid side: the mesh's UVs where the contact has them (a face, or a
+// vertex through its representative triangle), else projected
 FieldCoordinates RigidCoordinates(const Model& model, const StructureField& field,
                                   const ContactSide& side, const Vec3& p_S, const Vec3& n_S) {
   const ShapeGeometry& geometry = model.shape_geometry[side.shape];
-  if (field.projection.kind == FieldProjection::kUv && side.has_uv && geometry.mesh &&
-      geometry.mesh->surface.has_uvs()) {
-    int triangle = side.feature_index;
-    if (side.feature_kind == FeatureKind::kVertex) {
-      const std::vector<int>& owner = geometry.mesh->topology.vertex_owner;
-      triangle = triangle >= 0 && triangle < static_cast<int>(owner.size()) ? owner[triangle] : -1;
-    }
-    FieldCoordinates uv;
-    if (triangle >= 0 && triangle < geometry.mesh->surface.triangle_count() &&
-        UvTangents(geometry.mesh->surface, triangle, &uv.tangent_u, &uv.tangent_v)) {
-      uv.uv = side.uv;
-      return uv;
-    }
+  int triangle = side.feature_index;
+  if (side.feature_kind == FeatureKind::kVertex && geometry.mesh) {
+    const std::vector<int>& owner = geometry.mesh->topology.vertex_owner;
+    triangle = triangle >= 0 && triangle < static_cast<int>(owner.size()) ? owner[triangle] : -1;
   }
-  return ProjectSurfacePoint(field.projection, p_S, n_S);
+  return ShapeFieldCoordinates(geometry, field.projection, triangle,
+                               side.has_uv ? &side.uv : nullptr, p_S, n_S);
 }
 
 // the soft body whose node `particle` is, or −1
@@ -94,28 +68,14 @@ SideStructure SoftSideStructure(const Model& model, const State& state, const Co
       weights(k) = tri[k] == local ? 1 : 0;
     }
   }
-  std::array<Vec3, 3> rest, now;
-  for (int k = 0; k < 3; ++k) {
-    rest[k] = body.rest_positions[nodes[k] - body.first_particle];
-    now[k] = state.particle_x_W[nodes[k]];
-  }
-  const Vec3 e1 = rest[1] - rest[0], e2 = rest[2] - rest[0];
-  const Vec3 normal = e1.cross(e2);
-  if (!(normal.norm() > 0)) return out;
-  const Vec3 point = weights(0) * rest[0] + weights(1) * rest[1] + weights(2) * rest[2];
-  const FieldCoordinates coordinates =
-      ProjectSurfacePoint(field.projection, point, normal.normalized());
-  const StructureSample sample = field.Sample(coordinates.uv);
+  const SoftFieldFrame frame =
+      SoftSurfaceFieldFrame(body, field.projection, nodes, weights, state.particle_x_W);
+  if (!frame.valid) return out;
+  const StructureSample sample = field.Sample(frame.rest.uv);
   if (!(sample.strength > 0)) return out;
   const Vec3 s_rest =
-      sample.direction.x() * coordinates.tangent_u + sample.direction.y() * coordinates.tangent_v;
-  // s_rest = E α (least squares in the rest triangle's plane), then s = E' α
-  Eigen::Matrix<Real, 3, 2> rest_edges, now_edges;
-  rest_edges << e1, e2;
-  now_edges << now[1] - now[0], now[2] - now[0];
-  const Eigen::Matrix2d gram = rest_edges.transpose() * rest_edges;
-  const Eigen::Vector2d alpha = gram.inverse() * (rest_edges.transpose() * s_rest);
-  out.axis_W = now_edges * alpha;
+      sample.direction.x() * frame.rest.tangent_u + sample.direction.y() * frame.rest.tangent_v;
+  out.axis_W = frame.ToWorld(s_rest);
   out.strength = sample.strength;
   return out;
 }

@@ -33,6 +33,34 @@ TEST(JsonDocumentTest, ValuesKnowTheirLineAndPointer) {
 }
 
 
+// byte ranges cover each value's own text exactly, past white space, comments, ':' and ','
+// (what a scene rewrite replaces), also after a byte-order mark; pointers find values
+TEST(JsonDocumentTest, ValuesKnowTheirByteRange) {
+  const std::string text =
+      "\xEF\xBB\xBF{\"a\" : /* c */ -1.5e3 ,\n \"s\":\"x\\\"y\",\"o\": {\"k\": [ 1, {}, null ]} // "
+      "end\n}";
+  Expected<JsonValue> json = ParseJson(text, "t.json");
+  ASSERT_TRUE(json.ok()) << json.diagnostics().Format();
+  const JsonValue& root = json.value();
+  const auto text_of = [&](const JsonValue& v) {
+    return text.substr(v.begin_offset(), v.end_offset() - v.begin_offset());
+  };
+  EXPECT_EQ(text_of(root), text.substr(3));
+  EXPECT_EQ(text_of(*root.Find("a")), "-1.5e3");
+  EXPECT_EQ(text_of(*root.Find("s")), "\"x\\\"y\"");
+  EXPECT_EQ(text_of(*root.Find("o")), "{\"k\": [ 1, {}, null ]}");
+  const JsonValue* list = root.AtPointer("/o/k");
+  ASSERT_NE(list, nullptr);
+  EXPECT_EQ(text_of(*list), "[ 1, {}, null ]");
+  EXPECT_EQ(text_of(list->items()[1]), "{}");
+  EXPECT_EQ(text_of(*root.AtPointer("/o/k/2")), "null");
+  EXPECT_EQ(root.AtPointer(""), &root);
+  EXPECT_EQ(root.AtPointer("/o/k/3"), nullptr);
+  EXPECT_EQ(root.AtPointer("/missing"), nullptr);
+  EXPECT_EQ(root.AtPointer("/a/0"), nullptr);
+}
+
+
 TEST(JsonDocumentTest, SyntaxErrorIsLocated) {
   Expected<JsonValue> json = ParseJson("{\n  \"a\": 1,\n  \"b\": ]\n}", "bad.json");
   ASSERT_FALSE(json.ok());

@@ -26,14 +26,7 @@ using test_support::MakeEmptyModel;
 using test_support::Plane;
 
 ShapeGeometry MeshShape(const TriangleMesh& mesh, int resolution = 48) {
-  Diagnostics diagnostics;
-  CollisionMeshOptions options;
-  options.sdf_resolution = resolution;
-  ShapeGeometry g;
-  g.type = ShapeType::kMesh;
-  g.mesh = BuildCollisionMesh(mesh, options, "test", &diagnostics);
-  EXPECT_TRUE(g.mesh != nullptr) << diagnostics.Format();
-  return g;
+  return test_support::MeshShape(mesh, {.sdf_resolution = resolution});
 }
 
 // world point of a rigid contact side

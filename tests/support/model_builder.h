@@ -4,6 +4,9 @@
 
 #include <string>
 
+#include <gtest/gtest.h>
+
+#include "engine/geometry/collision_mesh.h"
 #include "engine/model/model.h"
 #include "engine/state/state.h"
 
@@ -111,6 +114,17 @@ inline ShapeGeometry Sphere(Real radius) {
   ShapeGeometry g;
   g.type = ShapeType::kSphere;
   g.radius = radius;
+  return g;
+}
+
+
+/// A mesh shape of `mesh`, its collision data built with `options` (a failure fails the test).
+inline ShapeGeometry MeshShape(const TriangleMesh& mesh, const CollisionMeshOptions& options = {}) {
+  Diagnostics diagnostics;
+  ShapeGeometry g;
+  g.type = ShapeType::kMesh;
+  g.mesh = BuildCollisionMesh(mesh, options, "test", &diagnostics);
+  EXPECT_TRUE(g.mesh != nullptr) << diagnostics.Format();
   return g;
 }
 

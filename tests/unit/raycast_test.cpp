@@ -196,13 +196,8 @@ TEST(RaycastShapeTest, MeshSphereAgreesWithTheSphereWithinTheTessellation) {
     depth = std::max(depth, 1 - std::abs(n.dot(a)));
   }
   ASSERT_LT(depth, 6e-3);
-  Diagnostics diagnostics;
-  CollisionMeshOptions options;
-  options.build_sdf = false;
-  ShapeGeometry mesh;
-  mesh.type = ShapeType::kMesh;
-  mesh.mesh = BuildCollisionMesh(surface, options, "icosphere", &diagnostics);
-  ASSERT_NE(mesh.mesh, nullptr) << diagnostics.Format();
+  const ShapeGeometry mesh = test_support::MeshShape(surface, {.build_sdf = false});
+  ASSERT_NE(mesh.mesh, nullptr);
   const Pose X_WS = Placed(Vec3(1, 1, 1), 0.3, Vec3::UnitX());
   for (int k = 0; k < 40; ++k) {
     const Real a = 0.5 * k;
@@ -219,6 +214,37 @@ TEST(RaycastShapeTest, MeshSphereAgreesWithTheSphereWithinTheTessellation) {
   }
   // a ray that passes 1.01 from the centre misses
   EXPECT_FALSE(RaycastShape(mesh, X_WS, X_WS.p + Vec3(-3, 1.01, 0), Vec3::UnitX(), kInf).hit);
+}
+
+
+// a mesh hit names its collision-mesh triangle and the point's barycentric weights (Σ b_k p_k is
+// the hit point in the shape frame); primitives name none
+TEST(RaycastShapeTest, MeshHitsNameTheTriangleAndWeights) {
+  // the unit square z = 0 as two triangles: 0 = (0, 0)-(1, 0)-(1, 1), 1 = (0, 0)-(1, 1)-(0, 1)
+  TriangleMesh square;
+  square.vertices = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)};
+  square.triangles = {{0, 1, 2}, {0, 2, 3}};
+  const ShapeGeometry mesh = test_support::MeshShape(square, {.build_sdf = false});
+  ASSERT_NE(mesh.mesh, nullptr);
+  const Pose X_WS = Placed(Vec3(2, 0, 1), 0.4, Vec3(1, 1, 0));
+  for (const Vec2& target : {Vec2(0.7, 0.2), Vec2(0.25, 0.6)}) {
+    const Vec3 p_W = X_WS * Vec3(target.x(), target.y(), 0);
+    const RayHit hit =
+        RaycastShape(mesh, X_WS, p_W + Vec3(0.1, 0.2, 3), -Vec3(0.1, 0.2, 3).normalized(), kInf);
+    ASSERT_TRUE(hit.hit);
+    // below the diagonal x = y: triangle 0, above: triangle 1
+    EXPECT_EQ(hit.triangle, target.x() > target.y() ? 0 : 1);
+    const auto& tri = square.triangles[hit.triangle];
+    Vec3 p_S = Vec3::Zero();
+    for (int k = 0; k < 3; ++k) p_S += hit.barycentric(k) * square.vertices[tri[k]];
+    EXPECT_LT((p_S - Vec3(target.x(), target.y(), 0)).norm(), kExact);
+    EXPECT_NEAR(hit.barycentric.sum(), 1, kExact);
+  }
+  const RayHit box =
+      RaycastShape(Box(Vec3::Constant(0.5)), Pose{}, Vec3(0, 0, 3), -Vec3::UnitZ(), kInf);
+  ASSERT_TRUE(box.hit);
+  EXPECT_EQ(box.triangle, -1);
+  EXPECT_EQ(box.barycentric, Vec3::Zero());
 }
 
 
@@ -309,6 +335,8 @@ TEST(RaycastSceneTest, FreeParticlesAndSoftBodyNodes) {
   ASSERT_TRUE(hit.hit);
   EXPECT_EQ(hit.particle, free);
   EXPECT_EQ(hit.soft_body, -1);
+  EXPECT_EQ(hit.triangle, -1);
+  EXPECT_EQ(hit.nodes[0], -1);
   EXPECT_NEAR(hit.distance, 1.95, kExact);
 
   // the slanted face x + y + z = 1 from above near node base+1 (1, 0, 0)
@@ -318,6 +346,12 @@ TEST(RaycastSceneTest, FreeParticlesAndSoftBodyNodes) {
   EXPECT_EQ(hit.particle, base + 1);
   EXPECT_NEAR(hit.point.z(), 0.2, kExact);
   EXPECT_LT((hit.normal - Vec3(1, 1, 1).normalized()).norm(), kExact);
+  // the surface spot: boundary triangle 3 (nodes 1, 2, 3 locally) and the point's weights on it
+  EXPECT_EQ(hit.triangle, 3);
+  EXPECT_EQ(hit.nodes, (std::array<int, 3>{1, 2, 3}));
+  Vec3 spot = Vec3::Zero();
+  for (int k = 0; k < 3; ++k) spot += hit.barycentric(k) * nodes[hit.nodes[k]];
+  EXPECT_LT((spot - Vec3(0.7, 0.1, 0.2)).norm(), kExact);
   // deform: lift the apex; a ray near it now hits at the moved surface and names the apex
   state.particle_x_W[base + 3] = Vec3(0, 0, 2);
   hit = Raycast(model, state, Vec3(0.05, 0.05, 3), -Vec3::UnitZ());
