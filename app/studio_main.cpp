@@ -3,10 +3,12 @@
 //   contact-studio [SCENE] [--compare A,B] [--frames N] [--screenshot FILE.png] [--exit]
 //                  [--drag X0,Y0,X1,Y1] [--keys LIST] [--open-after FILE]
 //                  [--cancel-load FILE.png] [--panels LIST]
-//                  [--size WxH] [--view shaded|strain|contacts] [--keys-every N] [--pause-after N]
-//                  [--memory-log N]
+//                  [--size WxH] [--view shaded|strain|contacts|structure] [--keys-every N]
+//                  [--pause-after N] [--memory-log N] [--paint X0,Y0,X1,Y1 [--save-paint]]
+//                  [--paint-tool NAME] [--paint-radius M] [--paint-angle DEG]
 // Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
 // 2 usage error or no display.
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -26,6 +28,7 @@
 #include "engine/io/scene_catalog.h"
 #include "render/render_options.h"
 #include "ui/main_window.h"
+#include "ui/panels/paint_panel.h"
 #include "ui/scripted_run.h"
 #include "ui/viewport/vulkan_instance.h"
 #include "ui/viewport/vulkan_viewport.h"
@@ -48,7 +51,30 @@ struct StudioOptions {
   bool validation = false;
   QSize size;  ///< window size from --size; empty: the window's default
   std::optional<sim::render::ViewMode> view;  ///< --view; unset: the viewport's default
+  QString paint_tool;                         ///< --paint-tool; empty: the panel's default
+  double paint_radius = 0;                    ///< --paint-radius [m]; 0: the panel's default
+  std::optional<double> paint_angle;          ///< --paint-angle [deg]
 };
+
+
+// X0,Y0,X1,Y1 of --drag or --paint into `from` and `to`, or false after printing an error
+bool ParseSegment(const QString& name, const QString& text, QPointF* from, QPointF* to) {
+  std::vector<double> values;
+  for (const QString& part : text.split(QLatin1Char(','))) {
+    bool ok = false;
+    values.push_back(part.trimmed().toDouble(&ok));
+    if (!ok) values.push_back(0);  // makes the count wrong: reported below
+  }
+  if (values.size() != 4) {
+    std::cerr << "contact-studio: error: --" << name.toStdString()
+              << " expects X0,Y0,X1,Y1 (four numbers), got '" << text.toStdString() << "'"
+              << std::endl;
+    return false;
+  }
+  *from = QPointF(values[0], values[1]);
+  *to = QPointF(values[2], values[3]);
+  return true;
+}
 
 
 // a positive integer option value, or nullopt after printing an error
@@ -88,7 +114,7 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "X0,Y0,X1,Y1");
   const QCommandLineOption panels_option(
       "panels",
-      "Show these panels at start: scene, solver, convergence, statistics, diagnostics "
+      "Show these panels at start: scene, solver, convergence, statistics, paint, diagnostics "
       "(comma-separated).",
       "LIST");
   const QCommandLineOption keys_option(
@@ -117,8 +143,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "vulkan-validation", "Enable the Khronos validation layer (when installed).");
   const QCommandLineOption size_option(
       "size", "Window size in logical pixels (default 1280x800, shrunk to the screen).", "WxH");
-  const QCommandLineOption view_option("view", "Start in this view: shaded, strain or contacts.",
-                                       "NAME");
+  const QCommandLineOption view_option(
+      "view", "Start in this view: shaded, strain, contacts or structure.", "NAME");
   const QCommandLineOption keys_every_option(
       "keys-every", "With --keys: press them every N frames instead of once (V cycles the views).",
       "N");
@@ -127,10 +153,27 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   const QCommandLineOption memory_log_option(
       "memory-log",
       "With --frames: print the resident memory (VmRSS) after the load and every N frames.", "N");
-  parser.addOptions({compare_option, panels_option, frames_option, screenshot_option, exit_option,
-                     drag_option, keys_option, open_after_option, cancel_load_option,
-                     validation_option, size_option, view_option, keys_every_option,
-                     pause_after_option, memory_log_option});
+  const QCommandLineOption paint_option(
+      "paint",
+      "With --frames: a paint stroke (paint mode, left drag) on the viewport from (X0, Y0) to "
+      "(X1, Y1), logical pixels, with the paint panel's brush (pressed at 10 % of the frames, "
+      "moved over the next 10 %).",
+      "X0,Y0,X1,Y1");
+  const QCommandLineOption paint_tool_option(
+      "paint-tool", "The brush's tool: comb, set angle, smooth, erase or strength.", "NAME");
+  const QCommandLineOption paint_radius_option("paint-radius",
+                                               "The brush's radius on the surface [m].", "M");
+  const QCommandLineOption paint_angle_option(
+      "paint-angle", "The set-angle tool's grain axis [deg], from the field's +u toward +v.",
+      "DEG");
+  const QCommandLineOption save_paint_option(
+      "save-paint", "With --paint: save the painted fields beside the scene after the stroke.");
+  parser.addOptions(
+      {compare_option,     panels_option,       frames_option,      screenshot_option,
+       exit_option,        drag_option,         keys_option,        open_after_option,
+       cancel_load_option, validation_option,   size_option,        view_option,
+       keys_every_option,  pause_after_option,  memory_log_option,  paint_option,
+       paint_tool_option,  paint_radius_option, paint_angle_option, save_paint_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -162,23 +205,43 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     }
     options.compare = configs.value();
   }
-  if (parser.isSet(drag_option)) {
-    const QStringList parts = parser.value(drag_option).split(QLatin1Char(','));
-    std::vector<double> values;
-    for (const QString& part : parts) {
-      bool ok = false;
-      values.push_back(part.trimmed().toDouble(&ok));
-      if (!ok) values.clear();
-      if (!ok) break;
-    }
-    if (values.size() != 4) {
-      std::cerr << "contact-studio: error: --drag expects X0,Y0,X1,Y1 (four numbers), got '"
-                << parser.value(drag_option).toStdString() << "'" << std::endl;
+  if (parser.isSet(drag_option) && parser.isSet(paint_option)) {
+    std::cerr << "contact-studio: error: give --drag or --paint, not both" << std::endl;
+    return std::nullopt;
+  }
+  for (const QCommandLineOption* option : {&drag_option, &paint_option}) {
+    if (!parser.isSet(*option)) continue;
+    if (!ParseSegment(option->names().front(), parser.value(*option), &options.script.drag_from,
+                      &options.script.drag_to)) {
       return std::nullopt;
     }
     options.script.drag = true;
-    options.script.drag_from = QPointF(values[0], values[1]);
-    options.script.drag_to = QPointF(values[2], values[3]);
+    options.script.paint = option == &paint_option;
+  }
+  options.script.save_paint = parser.isSet(save_paint_option);
+  if (options.script.save_paint && !options.script.paint) {
+    std::cerr << "contact-studio: error: --save-paint needs --paint" << std::endl;
+    return std::nullopt;
+  }
+  options.paint_tool = parser.value(paint_tool_option);
+  if (parser.isSet(paint_radius_option)) {
+    bool ok = false;
+    options.paint_radius = parser.value(paint_radius_option).toDouble(&ok);
+    if (!ok || !(options.paint_radius >= 0.001 && options.paint_radius <= 10)) {
+      std::cerr << "contact-studio: error: --paint-radius expects metres in [0.001, 10], got '"
+                << parser.value(paint_radius_option).toStdString() << "'" << std::endl;
+      return std::nullopt;
+    }
+  }
+  if (parser.isSet(paint_angle_option)) {
+    bool ok = false;
+    const double degrees = parser.value(paint_angle_option).toDouble(&ok);
+    if (!ok || !(std::abs(degrees) <= 180)) {
+      std::cerr << "contact-studio: error: --paint-angle expects degrees in [-180, 180], got '"
+                << parser.value(paint_angle_option).toStdString() << "'" << std::endl;
+      return std::nullopt;
+    }
+    options.paint_angle = degrees;
   }
   options.script.open_after = parser.value(open_after_option);
   options.script.cancel_load_screenshot = parser.value(cancel_load_option);
@@ -214,7 +277,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   if (parser.isSet(view_option)) {
     options.view = sim::render::ParseViewMode(parser.value(view_option).toStdString());
     if (!options.view) {
-      std::cerr << "contact-studio: error: --view expects shaded, strain or contacts, got '"
+      std::cerr << "contact-studio: error: --view expects shaded, strain, contacts or structure, "
+                   "got '"
                 << parser.value(view_option).toStdString() << "'" << std::endl;
       return std::nullopt;
     }
@@ -303,7 +367,8 @@ int main(int argc, char** argv) {
   if (!window.ShowPanels(options->panels, &unknown_panels)) {
     std::cerr << "contact-studio: error: --panels: unknown panel(s) "
               << unknown_panels.join(", ").toStdString()
-              << " (choices: scene, solver, convergence, statistics, diagnostics)" << std::endl;
+              << " (choices: scene, solver, convergence, statistics, paint, diagnostics)"
+              << std::endl;
     return 2;
   }
   std::optional<sim::ui::ScriptedRun> script;
@@ -319,6 +384,14 @@ int main(int argc, char** argv) {
     render_options.view = *options->view;
     window.viewport()->SetRenderOptions(render_options);
   }
+  if (!options->paint_tool.isEmpty() && !window.paint_panel()->SetTool(options->paint_tool)) {
+    std::cerr << "contact-studio: error: --paint-tool: unknown tool '"
+              << options->paint_tool.toStdString()
+              << "' (choices: comb, set angle, smooth, erase, strength)" << std::endl;
+    return 2;
+  }
+  if (options->paint_radius > 0) window.paint_panel()->SetRadius(options->paint_radius);
+  if (options->paint_angle) window.paint_panel()->SetAngleDegrees(*options->paint_angle);
   if (options->size.isValid()) window.resize(options->size);
   window.show();
   window.OpenScene(scene);

@@ -33,6 +33,7 @@
 #include "ui/frame_compose.h"
 #include "ui/panels/convergence_panel.h"
 #include "ui/panels/diagnostics_panel.h"
+#include "ui/panels/paint_panel.h"
 #include "ui/panels/scene_panel.h"
 #include "ui/panels/solver_panel.h"
 #include "ui/panels/statistics_panel.h"
@@ -70,7 +71,7 @@ const char* const kRecentFilesKey = "recentFiles";
 constexpr double kMinSpeed = 1.0 / 64.0;
 constexpr double kMaxSpeed = 16.0;
 // what a cursor ray is for
-enum RayKind { kPickRay = 0, kBeginDragRay, kMoveDragRay };
+enum RayKind { kPickRay = 0, kBeginDragRay, kMoveDragRay, kBeginPaintRay, kPaintRay };
 
 // QVulkanWindow::grab() hands back the swapchain bytes in a QImage of the RGBA8888 family; a BGRA
 // swapchain other than B8G8R8A8_UNORM (which Qt swaps itself) needs its red and blue exchanged
@@ -213,6 +214,22 @@ void MainWindow::CreateActions() {
   connect(overlay_action_, &QAction::toggled, this,
           [this](bool visible) { viewport_->SetOverlayVisible(visible); });
 
+  // structure-field painting (the paint panel has the same as buttons)
+  undo_paint_action_ = new QAction(tr("&Undo Paint Stroke"), this);
+  undo_paint_action_->setShortcut(QKeySequence::Undo);
+  connect(undo_paint_action_, &QAction::triggered, this,
+          [this] { bridge_->Send(command::UndoPaint{}); });
+  redo_paint_action_ = new QAction(tr("&Redo Paint Stroke"), this);
+  redo_paint_action_->setShortcuts(
+      {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+  connect(redo_paint_action_, &QAction::triggered, this,
+          [this] { bridge_->Send(command::RedoPaint{}); });
+  save_paint_action_ = new QAction(tr("&Save Painted Fields"), this);
+  save_paint_action_->setShortcut(QKeySequence::Save);
+  save_paint_action_->setStatusTip(
+      tr("Write the painted structure fields as PNGs beside the scene and reference them"));
+  connect(save_paint_action_, &QAction::triggered, this, &MainWindow::SavePaintedFields);
+
   about_action_ = new QAction(tr("&About Contact Studio"), this);
   about_action_->setMenuRole(QAction::AboutRole);
   connect(about_action_, &QAction::triggered, this, &MainWindow::OnAboutTriggered);
@@ -224,11 +241,16 @@ void MainWindow::CreateMenus() {
   file->addAction(open_action_);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   file->addAction(reload_action_);
+  file->addAction(save_paint_action_);
   file->addSeparator();
   file->addAction(screenshot_action_);
   file->addSeparator();
   file->addAction(quit_action_);
   UpdateRecentMenu();
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(undo_paint_action_);
+  edit->addAction(redo_paint_action_);
 
   QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
   simulation->addAction(play_action_);
@@ -282,6 +304,10 @@ void MainWindow::CreateDocks() {
   convergence_panel_->hide();
   statistics_panel_->hide();
 
+  paint_panel_ = new PaintPanel(this);
+  addDockWidget(Qt::RightDockWidgetArea, paint_panel_);
+  paint_panel_->hide();
+
   diagnostics_panel_ = new DiagnosticsPanel(this);
   addDockWidget(Qt::BottomDockWidgetArea, diagnostics_panel_);
   // only in the way while there is nothing to report; every load that reports shows it again
@@ -294,6 +320,7 @@ void MainWindow::CreateDocks() {
     panels->addAction(solver_panel_->toggleViewAction());
     panels->addAction(convergence_panel_->toggleViewAction());
     panels->addAction(statistics_panel_->toggleViewAction());
+    panels->addAction(paint_panel_->toggleViewAction());
     panels->addAction(diagnostics_panel_->toggleViewAction());
   }
 }
@@ -380,6 +407,29 @@ void MainWindow::ConnectSimulation() {
           [this](const QPointF& p) { SendRay(p, kMoveDragRay); });
   connect(viewport_, &VulkanViewport::DragEnded, this,
           [this] { bridge_->Send(command::EndDrag{}); });
+
+  // paint mode: strokes become rays, the panel's buttons commands; entering it from the shaded
+  // view shows the structure view, where the paint is seen
+  connect(paint_panel_, &PaintPanel::PaintModeToggled, this, [this](bool on) {
+    viewport_->SetPaintMode(on);
+    if (on && viewport_->render_options().view == render::ViewMode::kShaded) {
+      render::RenderOptions options = viewport_->render_options();
+      options.view = render::ViewMode::kStructure;
+      viewport_->SetRenderOptions(options);
+    }
+  });
+  connect(viewport_, &VulkanViewport::PaintStarted, this,
+          [this](const QPointF& p) { SendRay(p, kBeginPaintRay); });
+  connect(viewport_, &VulkanViewport::PaintMoved, this,
+          [this](const QPointF& p) { SendRay(p, kPaintRay); });
+  connect(viewport_, &VulkanViewport::PaintEnded, this,
+          [this] { bridge_->Send(command::EndPaint{}); });
+  connect(paint_panel_, &PaintPanel::UndoRequested, this,
+          [this] { bridge_->Send(command::UndoPaint{}); });
+  connect(paint_panel_, &PaintPanel::RedoRequested, this,
+          [this] { bridge_->Send(command::RedoPaint{}); });
+  connect(paint_panel_, &PaintPanel::SaveRequested, this,
+          [this] { bridge_->Send(command::SavePaint{}); });
 }
 
 
@@ -389,6 +439,7 @@ bool MainWindow::ShowPanels(const QStringList& names, QStringList* unknown) {
       {QStringLiteral("solver"), solver_panel_},
       {QStringLiteral("convergence"), convergence_panel_},
       {QStringLiteral("statistics"), statistics_panel_},
+      {QStringLiteral("paint"), paint_panel_},
       {QStringLiteral("diagnostics"), diagnostics_panel_}};
   for (const QString& name : names) {
     const auto found = std::find_if(panels.begin(), panels.end(),
@@ -418,6 +469,12 @@ void MainWindow::SendRay(const QPointF& position, int kind) {
       break;
     case kBeginDragRay:
       bridge_->Send(command::BeginDrag{origin, direction, ViewDirection(camera)});
+      break;
+    case kBeginPaintRay:
+      bridge_->Send(command::BeginPaint{origin, direction, paint_panel_->brush()});
+      break;
+    case kPaintRay:
+      bridge_->Send(command::PaintTo{origin, direction});
       break;
     default:
       bridge_->Send(command::MoveDrag{origin, direction});
@@ -526,6 +583,11 @@ void MainWindow::OnSnapshot(const SimSnapshot& snapshot) {
   solver_panel_->ShowSnapshot(snapshot);
   convergence_panel_->ShowSnapshot(snapshot);
   statistics_panel_->ShowSnapshot(snapshot, viewport_->fps(), viewport_->frame_ms());
+  paint_panel_->ShowSnapshot(snapshot);
+  unsaved_paint_ = snapshot.paint.unsaved_fields;
+  if (!open_after_save_.isEmpty() && unsaved_paint_ == 0) {
+    OpenScene(std::exchange(open_after_save_, QString()));
+  }
   // the toolbar follows the worker (a non-finite step pauses it)
   if (play_action_->isChecked() != snapshot.running) play_action_->setChecked(snapshot.running);
 }
@@ -603,6 +665,24 @@ bool MainWindow::SaveScreenshot(const QString& path, QString* error) {
 }
 
 
+void MainWindow::SavePaintedFields() { bridge_->Send(command::SavePaint{}); }
+
+
+bool MainWindow::ConfirmUnsavedPaint(const QString& next_scene) {
+  if (unsaved_paint_ == 0) return true;
+  const QMessageBox::StandardButton answer = QMessageBox::question(
+      this, tr("Painted structure fields"),
+      tr("%n painted structure field(s) of this scene are not saved.", nullptr, unsaved_paint_),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Discard) return true;
+  // save first; the scene opens once the worker says the fields are saved (OnSnapshot)
+  bridge_->Send(command::SavePaint{});
+  open_after_save_ = next_scene;
+  return false;
+}
+
+
 void MainWindow::OnOpenSceneTriggered() {
   QString directory = QFileInfo(scene_path_).absolutePath();
   if (scene_path_.isEmpty()) {
@@ -611,12 +691,12 @@ void MainWindow::OnOpenSceneTriggered() {
   }
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open"), directory, tr(kOpenFileFilter));
-  if (!path.isEmpty()) OpenScene(path);
+  if (!path.isEmpty() && ConfirmUnsavedPaint(path)) OpenScene(path);
 }
 
 
 void MainWindow::OnReloadTriggered() {
-  if (!scene_path_.isEmpty()) OpenScene(scene_path_);
+  if (!scene_path_.isEmpty() && ConfirmUnsavedPaint(scene_path_)) OpenScene(scene_path_);
 }
 
 

@@ -32,6 +32,7 @@ namespace sim::ui {
 
 class ConvergencePanel;
 class DiagnosticsPanel;
+class PaintPanel;
 class SceneLoader;
 class ScenePanel;
 class SimBridge;
@@ -75,6 +76,9 @@ class MainWindow : public QMainWindow {
   VulkanViewport* viewport() const { return viewport_; }
   SimBridge* simulation() const { return bridge_; }
   DiagnosticsPanel* diagnostics_panel() const { return diagnostics_panel_; }
+  PaintPanel* paint_panel() const { return paint_panel_; }
+  /// Saves the painted structure fields beside the scene (File > Save Painted Fields).
+  void SavePaintedFields();
   SceneLoader* scene_loader() const { return loader_; }
   /// The last load failed or was cancelled (the window shows the previous scene or an empty one).
   bool last_load_failed() const { return last_load_failed_; }
@@ -114,6 +118,9 @@ class MainWindow : public QMainWindow {
   void UpdateRecentMenu();
   void SendPacing();
   void SendRay(const QPointF& position, int kind);
+  /// Before the running scene is replaced by `next_scene`: true to go on; with unsaved paint the
+  /// user chooses to save (the scene then opens once saved), discard, or cancel.
+  bool ConfirmUnsavedPaint(const QString& next_scene);
 
   VulkanViewport* viewport_ = nullptr;
   QWidget* viewport_container_ = nullptr;
@@ -124,6 +131,9 @@ class MainWindow : public QMainWindow {
   ConvergencePanel* convergence_panel_ = nullptr;
   StatisticsPanel* statistics_panel_ = nullptr;
   DiagnosticsPanel* diagnostics_panel_ = nullptr;
+  PaintPanel* paint_panel_ = nullptr;
+  int unsaved_paint_ = 0;    // painted fields not saved, as the worker last said
+  QString open_after_save_;  // a scene to open once the painted fields are saved
 
   QAction* open_action_ = nullptr;
   QMenu* recent_menu_ = nullptr;
@@ -139,6 +149,9 @@ class MainWindow : public QMainWindow {
   QAction* reset_camera_action_ = nullptr;
   QAction* overlay_action_ = nullptr;
   QAction* about_action_ = nullptr;
+  QAction* undo_paint_action_ = nullptr;
+  QAction* redo_paint_action_ = nullptr;
+  QAction* save_paint_action_ = nullptr;
 
   QLabel* scene_label_ = nullptr;
   QLabel* sim_label_ = nullptr;

@@ -19,6 +19,7 @@
 #include "engine/model/model.h"
 #include "ui/main_window.h"
 #include "ui/panels/diagnostics_panel.h"
+#include "ui/panels/paint_panel.h"
 #include "ui/scene_loader.h"
 #include "ui/sim_bridge.h"
 #include "ui/viewport/vulkan_viewport.h"
@@ -98,12 +99,15 @@ void ScriptedRun::PlayScript(quint64 frame) {
   const quint64 frames = static_cast<quint64>(options_.frames);
   VulkanViewport* viewport = window_->viewport();
   if (options_.drag && !drag_released_) {
-    // press at 10 %, move over the next 10 %, release 5 frames before the end
+    // press at 10 %, move over the next 10 %, release 5 frames before the end (a paint stroke:
+    // two frames after the move)
     const quint64 press = std::max<quint64>(1, frames / 10);
     const quint64 moved = press + std::max<quint64>(1, frames / 10);
-    const quint64 release = frames > 5 ? frames - 5 : frames - 1;
+    const quint64 release = options_.paint ? moved + 2 : (frames > 5 ? frames - 5 : frames - 1);
     if (!drag_pressed_ && frame >= press) {
-      QTest::mousePress(viewport, Qt::LeftButton, Qt::ControlModifier,
+      if (options_.paint) window_->paint_panel()->SetPaintMode(true);
+      QTest::mousePress(viewport, Qt::LeftButton,
+                        options_.paint ? Qt::NoModifier : Qt::ControlModifier,
                         options_.drag_from.toPoint());
       drag_pressed_ = true;
     } else if (drag_pressed_ && frame >= release) {
@@ -114,6 +118,11 @@ void ScriptedRun::PlayScript(quint64 frame) {
       const QPointF p = options_.drag_from + t * (options_.drag_to - options_.drag_from);
       QTest::mouseMove(viewport, p.toPoint());
     }
+  }
+  // the painted fields saved a few frames after the stroke
+  if (options_.save_paint && drag_released_ && !paint_saved_) {
+    paint_saved_ = true;
+    window_->SavePaintedFields();
   }
   // once at a quarter of the frames, or every keys_every frames
   const bool keys_due = options_.keys_every > 0 ? frame > 0 && frame % options_.keys_every == 0

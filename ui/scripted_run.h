@@ -41,6 +41,11 @@ struct ScriptedRunOptions {
   /// the frames, moved there over the next 10 % and held until the end; off when `drag` is false
   bool drag = false;
   QPointF drag_from, drag_to;
+  /// the same drag without ctrl in paint mode (a paint stroke with the paint panel's brush),
+  /// released when the move ends (20 % of the frames), then, with `save_paint`, the painted
+  /// fields saved beside the scene (as Ctrl+S)
+  bool paint = false;
+  bool save_paint = false;
   QString open_after;  ///< file to open at half the frames; empty: none
   /// non-empty: once the `open_after` load shows a progress value, save the window here and click
   /// the Cancel button
@@ -88,6 +93,7 @@ class ScriptedRun : public QObject {
   quint64 start_frame_ = 0;
   bool drag_pressed_ = false;
   bool drag_released_ = false;
+  bool paint_saved_ = false;
   bool opened_after_ = false;
   bool cancel_clicked_ = false;
   bool keys_pressed_ = false;

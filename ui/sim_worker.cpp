@@ -322,6 +322,25 @@ void SimWorker::Apply(const SimCommand& command) {
       drag.target = origin + t * direction;
     }
     void operator()(const command::EndDrag&) { w->drag_.reset(); }
+    void operator()(const command::BeginPaint& c) {
+      if (w->lanes_.empty()) return;
+      const Simulation& simulation = *w->lanes_[0]->simulation;
+      w->painter_.Begin(simulation.model(), simulation.state(), c.origin, c.direction, c.brush);
+    }
+    void operator()(const command::PaintTo& c) {
+      if (w->lanes_.empty()) return;
+      const Simulation& simulation = *w->lanes_[0]->simulation;
+      w->painter_.MoveTo(simulation.model(), simulation.state(), c.origin, c.direction);
+    }
+    void operator()(const command::EndPaint&) { w->painter_.End(); }
+    void operator()(const command::UndoPaint&) { w->painter_.Undo(); }
+    void operator()(const command::RedoPaint&) { w->painter_.Redo(); }
+    void operator()(const command::SavePaint&) {
+      if (w->lanes_.empty()) return;
+      Diagnostics diagnostics;
+      w->painter_.Save(w->lanes_[0]->simulation->model(), w->scene_path_, &diagnostics);
+      for (const Diagnostic& d : diagnostics.items()) w->Report(d.severity, d.Format());
+    }
   };
   std::visit(Visitor{this}, command);
 }
@@ -365,6 +384,7 @@ void SimWorker::ApplyLoad(const command::LoadScene& load) {
   lane_offset_ = load.lane_offset;
   ++scene_generation_;
   drag_.reset();
+  painter_.Reset();
   selected_body_ = kWorldBody;
   selected_particle_ = -1;
   running_ = load.start_running;
@@ -591,6 +611,7 @@ void SimWorker::Publish() {
   snapshot.steps_per_second = running_ ? steps_per_second_ : 0;
   snapshot.selected_body = selected_body_;
   snapshot.selected_particle = selected_particle_;
+  snapshot.paint = painter_.status();
   snapshot.model = lanes_.empty() ? nullptr : lanes_[0]->simulation->model_ptr();
   snapshot.lanes.resize(lanes_.size());
 

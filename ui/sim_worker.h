@@ -35,6 +35,7 @@
 #include "engine/state/state.h"
 #include "engine/visual/visual_frame.h"
 #include "ui/frame_mailbox.h"
+#include "ui/structure_painter.h"
 
 namespace sim {
 class Simulation;
@@ -112,13 +113,32 @@ struct MoveDrag {
   Vec3 direction = -Vec3::UnitZ();
 };
 struct EndDrag {};
+/// Starts a paint stroke of `brush` on the structure field the ray hits (lane 0's bodies: the
+/// fields are shared by every lane), StructurePainter.
+struct BeginPaint {
+  Vec3 origin = Vec3::Zero();
+  Vec3 direction = -Vec3::UnitZ();
+  Brush brush;
+};
+/// Continues the stroke to where this ray hits.
+struct PaintTo {
+  Vec3 origin = Vec3::Zero();
+  Vec3 direction = -Vec3::UnitZ();
+};
+struct EndPaint {};
+struct UndoPaint {};
+struct RedoPaint {};
+/// Saves the painted fields as PNGs beside the scene and points the scene file at them.
+struct SavePaint {};
 }  // namespace command
 
 using SimCommand =
     std::variant<command::Play, command::Pause, command::StepOnce, command::Reset,
                  command::SetPacing, command::SetSubsteps, command::SetThreads,
                  command::SetOverride, command::LoadScene, command::SetJointTarget, command::Pick,
-                 command::SelectBody, command::BeginDrag, command::MoveDrag, command::EndDrag>;
+                 command::SelectBody, command::BeginDrag, command::MoveDrag, command::EndDrag,
+                 command::BeginPaint, command::PaintTo, command::EndPaint, command::UndoPaint,
+                 command::RedoPaint, command::SavePaint>;
 
 /// The figures of one step, kept for the per-step history plots and statistics.
 struct StepSample {
@@ -167,6 +187,7 @@ struct SimSnapshot {
   double steps_per_second = 0;  ///< recent average
   int selected_body = kWorldBody;
   int selected_particle = -1;
+  PaintStatus paint;  ///< the structure painter's undo depth, unsaved fields and last message
 };
 
 /// Where a step observer is called (tests check that commands land only between steps).
@@ -240,6 +261,7 @@ class SimWorker {
   // worker thread state (touched only by the worker once started)
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::unique_ptr<Drag> drag_;
+  StructurePainter painter_;
   std::string scene_path_;
   std::uint64_t scene_generation_ = 0;
   std::uint64_t serial_ = 0;

@@ -76,9 +76,12 @@ Real PlaneSpots(const Model& model, const State& state, const Pose& X_WS,
     if (!model.body_static[b]) include(state.body_X_WB[b].p);
   }
   for (const Vec3& x : state.particle_x_W) include(x);
+  include(model.camera.target);
   const Vec2 center = 0.5 * (lower + upper);
   const Real half_span =
-      std::clamp(0.75 * (upper - lower).maxCoeff() + 0.25, kMinPlaneGlyphHalfSpan, 1e3);
+      std::clamp(std::max(0.75 * (upper - lower).maxCoeff() + 0.25,
+                          kPlaneGlyphSpanPerCameraDistance * model.camera.distance),
+                 kMinPlaneGlyphHalfSpan, 1e3);
   const Real spacing = NiceSpacing(2 * half_span / kPlaneGlyphsPerSide);
   const auto first = [&](Real c) {
     return static_cast<long>(std::floor((c - half_span) / spacing));

@@ -8,8 +8,10 @@
 //
 // Where glyphs are placed (per shape or soft body with a field):
 //   plane      a square grid in the plane, snapped to multiples of its spacing (so the dashes
-//              stay put while bodies move), over the bounds of the scene's moving bodies and
-//              particles padded by half their size (at least kMinPlaneGlyphHalfSpan);
+//              stay put while bodies move), over the bounds of the scene's moving bodies,
+//              particles and camera target, padded by half their size, and at least
+//              kPlaneGlyphSpanPerCameraDistance times the scene camera's distance (and
+//              kMinPlaneGlyphHalfSpan) to either side;
 //   box        a grid on each face;  sphere  a Fibonacci lattice;
 //   capsule, cylinder  rings along the axis (and the caps of a cylinder);
 //   hull       each face's centroid; mesh  triangle centroids (at most kMaxGlyphsPerShape);
@@ -41,8 +43,10 @@ inline constexpr int kMaxGlyphsPerShape = 2500;
 inline constexpr int kMaxStructureGlyphs = 12000;
 /// Glyphs along each side of a plane's grid.
 inline constexpr int kPlaneGlyphsPerSide = 48;
-/// Least half side of a plane's glyph grid [m].
+/// Least half side of a plane's glyph grid [m], and as a fraction of the scene camera's distance
+/// (0.6: about what the scene camera sees at 45° field of view).
 inline constexpr Real kMinPlaneGlyphHalfSpan = 1.0;
+inline constexpr Real kPlaneGlyphSpanPerCameraDistance = 0.6;
 
 /// Appends the glyphs of every shape and soft body that has a structure field in `model`, at the
 /// configuration `state`, to `glyphs` (nothing when the model has no fields). Cost: one field

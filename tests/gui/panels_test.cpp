@@ -5,6 +5,7 @@
 // every Newton iteration of every lane; the statistics panel has one column per lane.
 #include <chrono>
 #include <cmath>
+#include <numbers>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTreeWidget>
@@ -26,6 +28,7 @@
 #include "engine/visual/visual_frame.h"
 #include "tests/support/model_builder.h"
 #include "ui/panels/convergence_panel.h"
+#include "ui/panels/paint_panel.h"
 #include "ui/panels/scene_panel.h"
 #include "ui/panels/solver_panel.h"
 #include "ui/panels/statistics_panel.h"
@@ -292,6 +295,49 @@ TEST_F(PanelsTest, StatisticsPanelHasAColumnPerLane) {
     }
   }
   EXPECT_TRUE(found_bodies);
+}
+
+// the paint panel's brush is what its widgets say (the angle in radians); its buttons follow the
+// painter: undo and redo while there are strokes to undo or redo, save while a field is unsaved
+TEST_F(PanelsTest, PaintPanelGivesItsBrushAndFollowsThePainter) {
+  PaintPanel panel;
+  EXPECT_TRUE(panel.SetTool(QStringLiteral("set angle")));
+  EXPECT_FALSE(panel.SetTool(QStringLiteral("spray")));
+  panel.SetRadius(0.25);
+  panel.SetAngleDegrees(30);
+  const Brush brush = panel.brush();
+  EXPECT_EQ(brush.tool, BrushTool::kSetAngle);
+  EXPECT_DOUBLE_EQ(brush.radius, 0.25);
+  EXPECT_NEAR(brush.angle, std::numbers::pi / 6, 1e-12);
+  bool toggled = false;
+  QObject::connect(&panel, &PaintPanel::PaintModeToggled, [&](bool on) { toggled = on; });
+  panel.SetPaintMode(true);
+  EXPECT_TRUE(toggled);
+
+  SimSnapshot snapshot;
+  snapshot.paint.undo_depth = 2;
+  snapshot.paint.unsaved_fields = 1;
+  snapshot.paint.message = "set angle on field 0";
+  panel.ShowSnapshot(snapshot);
+  const auto button = [&](const char* text) {
+    for (QPushButton* b : panel.findChildren<QPushButton*>()) {
+      if (b->text() == QString::fromUtf8(text)) return b;
+    }
+    return static_cast<QPushButton*>(nullptr);
+  };
+  ASSERT_NE(button("Undo"), nullptr);
+  EXPECT_TRUE(button("Undo")->isEnabled());
+  EXPECT_FALSE(button("Redo")->isEnabled());
+  EXPECT_TRUE(button("Save PNG")->isEnabled());
+  bool saved = false;
+  QObject::connect(&panel, &PaintPanel::SaveRequested, [&] { saved = true; });
+  button("Save PNG")->click();
+  EXPECT_TRUE(saved);
+  bool shown = false;
+  for (QLabel* label : panel.findChildren<QLabel*>()) {
+    shown |= label->text().contains(QStringLiteral("not saved"));
+  }
+  EXPECT_TRUE(shown);
 }
 
 }  // namespace

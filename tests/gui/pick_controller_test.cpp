@@ -1,6 +1,7 @@
 // The viewport's picking conventions (MuJoCo simulate): a click selects, a press that travels is
 // a camera drag and picks nothing, ctrl+left drag pulls with the spring, the overlay keeps its
-// mouse; and the cursor ray goes through the very pixel the camera projects a point to.
+// mouse; in paint mode a plain left drag paints (alt and shift still move the camera, ctrl still
+// pulls); and the cursor ray goes through the very pixel the camera projects a point to.
 #include "ui/viewport/pick_controller.h"
 
 #include <gtest/gtest.h>
@@ -27,6 +28,34 @@ TEST(PickControllerTest, ClickPicksAndATravellingPressDoesNot) {
   EXPECT_EQ(pick.Release(Qt::LeftButton, {100, 100}), Action::kNone);
   EXPECT_EQ(pick.DoubleClick(Qt::LeftButton, false), Action::kPick);
   EXPECT_EQ(pick.DoubleClick(Qt::LeftButton, true), Action::kNone);
+}
+
+
+TEST(PickControllerTest, PaintModeTurnsPlainLeftDragsIntoStrokes) {
+  PickController pick;
+  pick.SetPaintMode(true);
+  EXPECT_EQ(pick.Press(Qt::LeftButton, Qt::NoModifier, {10, 10}, false), Action::kBeginPaint);
+  EXPECT_TRUE(pick.painting());
+  EXPECT_EQ(pick.Move({20, 10}), Action::kMovePaint);
+  EXPECT_EQ(pick.Release(Qt::LeftButton, {20, 10}), Action::kEndPaint);
+  EXPECT_FALSE(pick.painting());
+  // a click paints a dab, never selects; double clicks select nothing
+  EXPECT_EQ(pick.Press(Qt::LeftButton, Qt::NoModifier, {10, 10}, false), Action::kBeginPaint);
+  EXPECT_EQ(pick.Release(Qt::LeftButton, {10, 10}), Action::kEndPaint);
+  EXPECT_EQ(pick.DoubleClick(Qt::LeftButton, false), Action::kNone);
+  // alt and shift leave the press to the camera (orbit, pan); ctrl still grabs; the overlay
+  // keeps its mouse
+  EXPECT_EQ(pick.Press(Qt::LeftButton, Qt::AltModifier, {10, 10}, false), Action::kNone);
+  EXPECT_EQ(pick.Release(Qt::LeftButton, {40, 10}), Action::kNone);
+  EXPECT_EQ(pick.Press(Qt::LeftButton, Qt::ShiftModifier, {10, 10}, false), Action::kNone);
+  EXPECT_EQ(pick.Release(Qt::LeftButton, {40, 10}), Action::kNone);
+  EXPECT_EQ(pick.Press(Qt::LeftButton, Qt::ControlModifier, {10, 10}, false), Action::kBeginDrag);
+  EXPECT_EQ(pick.Release(Qt::LeftButton, {10, 10}), Action::kEndDrag);
+  EXPECT_EQ(pick.Press(Qt::LeftButton, Qt::NoModifier, {10, 10}, true), Action::kNone);
+  // losing focus ends a stroke
+  pick.Press(Qt::LeftButton, Qt::NoModifier, {10, 10}, false);
+  EXPECT_EQ(pick.Cancel(), Action::kEndPaint);
+  EXPECT_FALSE(pick.painting());
 }
 
 

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -124,6 +125,23 @@ inline int ColorDifference(const Rgb& a, const Rgb& b) {
 inline std::string ToString(const Rgb& c) {
   return "(" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " + std::to_string(c[2]) +
          ")";
+}
+
+// the viewport's rectangle in a studio screenshot (its PNG text chunk "viewport")
+struct Viewport {
+  int x = 0, y = 0, width = 0, height = 0;
+};
+
+inline bool ReadScreenshot(const fs::path& png, render::Image* image, Viewport* viewport) {
+  std::string error;
+  std::map<std::string, std::string> text;
+  if (!render::ReadPng(png.string(), image, &error, &text) || text.count("viewport") == 0) {
+    ADD_FAILURE() << "cannot read " << png << ": " << error;
+    return false;
+  }
+  std::istringstream(text["viewport"]) >> viewport->x >> viewport->y >> viewport->width >>
+      viewport->height;
+  return viewport->width > 100 && viewport->height > 100;
 }
 
 }  // namespace sim::studio_test

@@ -44,22 +44,6 @@ std::map<std::string, Vec3> SoftBodyCentres(const std::string& out) {
   return SummaryPositions(out, "soft");
 }
 
-struct Viewport {
-  int x = 0, y = 0, width = 0, height = 0;
-};
-
-bool ReadScreenshot(const fs::path& png, render::Image* image, Viewport* viewport) {
-  std::string error;
-  std::map<std::string, std::string> text;
-  if (!render::ReadPng(png.string(), image, &error, &text) || text.count("viewport") == 0) {
-    ADD_FAILURE() << "cannot read " << png << ": " << error;
-    return false;
-  }
-  std::istringstream(text["viewport"]) >> viewport->x >> viewport->y >> viewport->width >>
-      viewport->height;
-  return viewport->width > 100 && viewport->height > 100;
-}
-
 io::Scene DefaultScene() {
   Expected<io::Scene> scene = io::LoadScene(kDefaultScene);
   EXPECT_TRUE(scene.ok()) << scene.diagnostics().Format();

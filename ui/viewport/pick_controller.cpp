@@ -11,10 +11,17 @@ PickController::Action PickController::Press(Qt::MouseButton button,
                                              Qt::KeyboardModifiers modifiers,
                                              const QPointF& position, bool overlay_has_mouse) {
   click_candidate_ = false;
-  if (overlay_has_mouse || dragging_ || button != Qt::LeftButton) return Action::kNone;
+  if (overlay_has_mouse || dragging_ || painting_ || button != Qt::LeftButton) {
+    return Action::kNone;
+  }
   if (modifiers.testFlag(Qt::ControlModifier)) {
     dragging_ = true;
     return Action::kBeginDrag;
+  }
+  if (paint_mode_ && !modifiers.testFlag(Qt::AltModifier) &&
+      !modifiers.testFlag(Qt::ShiftModifier)) {
+    painting_ = true;
+    return Action::kBeginPaint;
   }
   click_candidate_ = true;
   press_position_ = position;
@@ -24,6 +31,7 @@ PickController::Action PickController::Press(Qt::MouseButton button,
 
 PickController::Action PickController::Move(const QPointF& position) {
   if (dragging_) return Action::kMoveDrag;
+  if (painting_) return Action::kMovePaint;
   // a press that travels is an orbit or a pan, not a click
   const QPointF travel = position - press_position_;
   if (click_candidate_ && std::hypot(travel.x(), travel.y()) > kClickSlop) {
@@ -39,6 +47,10 @@ PickController::Action PickController::Release(Qt::MouseButton button, const QPo
     dragging_ = false;
     return Action::kEndDrag;
   }
+  if (painting_) {
+    painting_ = false;
+    return Action::kEndPaint;
+  }
   const QPointF travel = position - press_position_;
   const bool click = click_candidate_ && std::hypot(travel.x(), travel.y()) <= kClickSlop;
   click_candidate_ = false;
@@ -47,13 +59,18 @@ PickController::Action PickController::Release(Qt::MouseButton button, const QPo
 
 
 PickController::Action PickController::DoubleClick(Qt::MouseButton button, bool overlay_has_mouse) {
-  return button == Qt::LeftButton && !overlay_has_mouse && !dragging_ ? Action::kPick
-                                                                      : Action::kNone;
+  return button == Qt::LeftButton && !overlay_has_mouse && !dragging_ && !paint_mode_
+             ? Action::kPick
+             : Action::kNone;
 }
 
 
 PickController::Action PickController::Cancel() {
   click_candidate_ = false;
+  if (painting_) {
+    painting_ = false;
+    return Action::kEndPaint;
+  }
   if (!dragging_) return Action::kNone;
   dragging_ = false;
   return Action::kEndDrag;

@@ -2,7 +2,8 @@
 // CameraController (MuJoCo simulate conventions):
 //   a click (left press and release without moving), or a double click: select what is under the
 //   cursor (nothing: clear the selection);
-//   ctrl + left drag: grab what is under the cursor with the spring and pull it to the cursor.
+//   ctrl + left drag: grab what is under the cursor with the spring and pull it to the cursor;
+//   in paint mode, a left drag without ctrl paints a stroke (the camera orbits with alt + left).
 // Pure logic on Qt value types, testable without a window; PixelRay turns a cursor position into
 // the world ray the simulation worker casts.
 #pragma once
@@ -21,24 +22,40 @@ class PickController {
   /// Cursor travel [logical px] below which a press and release still count as a click.
   static constexpr double kClickSlop = 4.0;
 
-  enum class Action { kNone = 0, kPick, kBeginDrag, kMoveDrag, kEndDrag };
+  enum class Action {
+    kNone = 0,
+    kPick,
+    kBeginDrag,
+    kMoveDrag,
+    kEndDrag,
+    kBeginPaint,
+    kMovePaint,
+    kEndPaint
+  };
 
-  /// A button went down. Returns kBeginDrag for ctrl+left (then the camera must not see the
-  /// press); otherwise remembers a left press as a possible click and returns kNone.
+  /// A button went down. Returns kBeginDrag for ctrl+left, kBeginPaint for a plain left press in
+  /// paint mode (then the camera must not see the press); otherwise remembers a left press as a
+  /// possible click and returns kNone.
   Action Press(Qt::MouseButton button, Qt::KeyboardModifiers modifiers, const QPointF& position,
                bool overlay_has_mouse);
-  /// The cursor moved: kMoveDrag while the spring is held.
+  /// The cursor moved: kMoveDrag while the spring is held, kMovePaint while painting.
   Action Move(const QPointF& position);
-  /// A button went up: kEndDrag when it ends the spring, kPick when it ends a click.
+  /// A button went up: kEndDrag when it ends the spring, kEndPaint a stroke, kPick a click.
   Action Release(Qt::MouseButton button, const QPointF& position);
   /// A double click: kPick unless the overlay has the mouse.
   Action DoubleClick(Qt::MouseButton button, bool overlay_has_mouse);
-  /// Ends everything (focus lost): kEndDrag when the spring was held.
+  /// Ends everything (focus lost): kEndDrag when the spring was held, kEndPaint when painting.
   Action Cancel();
 
+  /// Paint mode: left drags paint instead of orbiting and clicks do not select.
+  void SetPaintMode(bool on) { paint_mode_ = on; }
+  bool paint_mode() const { return paint_mode_; }
   bool dragging() const { return dragging_; }
+  bool painting() const { return painting_; }
 
  private:
+  bool paint_mode_ = false;
+  bool painting_ = false;
   bool dragging_ = false;
   bool click_candidate_ = false;
   QPointF press_position_;

@@ -216,6 +216,14 @@ std::shared_ptr<const VisualFrame> VulkanViewport::LatestFrame() const {
 void VulkanViewport::SetSceneName(const QString& name) { scene_name_ = name; }
 
 
+void VulkanViewport::SetPaintMode(bool on) {
+  // a stroke in progress ends with the mode
+  if (!on) EmitPickAction(pick_.Cancel(), QPointF());
+  pick_.SetPaintMode(on);
+  UpdateCursor();
+}
+
+
 void VulkanViewport::SetRenderOptions(const render::RenderOptions& options) {
   render_options_ = options;
   emit RenderOptionsChanged();
@@ -283,6 +291,15 @@ void VulkanViewport::EmitPickAction(PickController::Action action, const QPointF
     case PickController::Action::kEndDrag:
       emit DragEnded();
       break;
+    case PickController::Action::kBeginPaint:
+      emit PaintStarted(position);
+      break;
+    case PickController::Action::kMovePaint:
+      emit PaintMoved(position);
+      break;
+    case PickController::Action::kEndPaint:
+      emit PaintEnded();
+      break;
     case PickController::Action::kNone:
       break;
   }
@@ -290,7 +307,7 @@ void VulkanViewport::EmitPickAction(PickController::Action action, const QPointF
 
 
 void VulkanViewport::UpdateCursor() {
-  if (pick_.dragging()) {
+  if (pick_.dragging() || pick_.paint_mode()) {
     setCursor(Qt::CrossCursor);
     return;
   }

@@ -63,6 +63,10 @@ class VulkanViewport : public QVulkanWindow {
   const render::RenderOptions& render_options() const { return render_options_; }
 
   void SetOverlayVisible(bool visible) { overlay_visible_ = visible; }
+  /// Paint mode: left drags paint structure fields (PaintStarted/Moved/Ended) instead of
+  /// orbiting; the cursor is a cross.
+  void SetPaintMode(bool on);
+  bool paint_mode() const { return pick_.paint_mode(); }
   bool overlay_visible() const { return overlay_visible_; }
 
   /// Frames recorded and handed to the swapchain since the viewport was created.
@@ -90,6 +94,10 @@ class VulkanViewport : public QVulkanWindow {
   void DragStarted(const QPointF& position);
   void DragMoved(const QPointF& position);
   void DragEnded();
+  /// A paint stroke in paint mode (SetPaintMode), at cursor positions in logical pixels.
+  void PaintStarted(const QPointF& position);
+  void PaintMoved(const QPointF& position);
+  void PaintEnded();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
