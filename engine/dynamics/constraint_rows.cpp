@@ -128,6 +128,13 @@ Real JointCoordinate(const Model& model, int j, const Pose& X_WP, const Pose& X_
 }
 
 
+Real JointCoordinate(const Model& model, const State& state, int j) {
+  const int parent = model.joint_parent[j];
+  return JointCoordinate(model, j, parent == kWorldBody ? Pose{} : state.body_X_WB[parent],
+                         state.body_X_WB[model.joint_child[j]]);
+}
+
+
 bool HasPointRows(const Model& model, int j) {
   const JointType type = model.joint_type[j];
   return type == JointType::kBall || type == JointType::kRevolute ||

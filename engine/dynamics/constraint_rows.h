@@ -28,6 +28,7 @@
 #include "engine/core/math.h"
 #include "engine/model/model.h"
 #include "engine/state/contacts.h"
+#include "engine/state/state.h"
 
 namespace sim {
 
@@ -96,6 +97,9 @@ int BuildJointRows(const Model& model, int j, const JointBodies& bodies, JointRo
 
 /// The joint coordinate θ [rad] or s [m] of revolute/continuous/prismatic joints (0 otherwise).
 Real JointCoordinate(const Model& model, int j, const Pose& X_WP, const Pose& X_WC);
+
+/// The same, of joint `j` at the body poses of `state` (the world is the identity).
+Real JointCoordinate(const Model& model, const State& state, int j);
 
 /// Rows of the model's joint couplings (one per JointCoupling), after all joint rows.
 inline int CouplingRowCount(const Model& model) {

@@ -633,7 +633,7 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   reader.CheckKeys(
       root,
       {"name", "description", "up", "gravity", "solver", "camera", "cameras", "materials",
-       "friction_pairs", "objects", "joints", "probes", "format_version", "script"},
+       "friction_pairs", "objects", "joints", "probes", "format_version", "script", "teleop"},
       "the scene");
   auto model = std::make_shared<Model>();
   Scene scene;
@@ -676,6 +676,7 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   }
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
   ReadScript(reader, root, model.get());
+  ReadTeleop(reader, root, model.get());
   if (progress.cancelled()) return CancelledLoad(source_name);
   if (diagnostics.has_errors()) return diagnostics;
   scene.model = std::move(model);

@@ -295,4 +295,14 @@ void ApplyStructureField(int field, int first_shape, Model* model);
 /// into model->joint_script. Needs every joint of the scene already in the model.
 void ReadScript(SceneReader& reader, const JsonValue& root, Model* model);
 
+/// Whether joint j is revolute, continuous or prismatic with a drive (scene_script.cpp).
+bool DrivableJoint(const Model& model, int j);
+
+/// "a, b, c, ... (n more)" of the drivable joints, or how to give joints drives.
+std::string DrivableJointNames(const Model& model);
+
+/// Reads the optional top-level `teleop` array (scene_teleop.cpp) into model->teleop_targets.
+/// Needs every body, link frame and joint of the scene already in the model.
+void ReadTeleop(SceneReader& reader, const JsonValue& root, Model* model);
+
 }  // namespace sim::io

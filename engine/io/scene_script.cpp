@@ -27,29 +27,6 @@ bool GlobMatch(const char* pattern, const char* name) {
   return *pattern == *name && GlobMatch(pattern + 1, name + 1);
 }
 
-bool Drivable(const Model& model, int j) {
-  const JointType type = model.joint_type[j];
-  return (type == JointType::kRevolute || type == JointType::kContinuous ||
-          type == JointType::kPrismatic) &&
-         model.joint_drive[j].enabled();
-}
-
-// "a, b, c (n more)" of the joints a script can drive
-std::string DrivableJoints(const Model& model) {
-  std::vector<std::string> names;
-  int more = 0;
-  for (int j = 0; j < model.joint_count(); ++j) {
-    if (!Drivable(model, j)) continue;
-    if (static_cast<int>(names.size()) < kMaxListedNames) {
-      names.push_back(model.joint_name[j]);
-    } else {
-      ++more;
-    }
-  }
-  if (more > 0) names.push_back("... (" + std::to_string(more) + " more)");
-  return names.empty() ? "none: give joints a 'drive' or robots a 'hold_pose'" : Join(names);
-}
-
 struct Key {
   double time = 0;
   double value = 0;
@@ -79,10 +56,10 @@ bool ReadTargets(SceneReader& reader, const JsonValue& keyframe, const char* key
         continue;
       }
       // with a wildcard, joints that cannot be driven (fixed, undriven) are simply not matched
-      if (wildcard && !Drivable(model, j)) continue;
+      if (wildcard && !DrivableJoint(model, j)) continue;
       ++matched;
       const std::string& name = model.joint_name[j];
-      if (!Drivable(model, j)) {
+      if (!DrivableJoint(model, j)) {
         reader.Error(value, what + " targets joint '" + name + "', which has no drive (give it a " +
                                 "'drive' in 'joints', or its robot a 'hold_pose')");
         ok = false;
@@ -115,7 +92,7 @@ bool ReadTargets(SceneReader& reader, const JsonValue& keyframe, const char* key
       reader.Error(value, what +
                               (wildcard ? " pattern '" + pattern + "' matches no driven joint"
                                         : " names unknown joint '" + pattern + "'") +
-                              " (joints with drives: " + DrivableJoints(model) + ")");
+                              " (joints with drives: " + DrivableJointNames(model) + ")");
       ok = false;
     }
   }
@@ -123,6 +100,29 @@ bool ReadTargets(SceneReader& reader, const JsonValue& keyframe, const char* key
 }
 
 }  // namespace
+
+
+bool DrivableJoint(const Model& model, int j) {
+  const JointType type = model.joint_type[j];
+  return (type == JointType::kRevolute || type == JointType::kContinuous ||
+          type == JointType::kPrismatic) &&
+         model.joint_drive[j].enabled();
+}
+
+std::string DrivableJointNames(const Model& model) {
+  std::vector<std::string> names;
+  int more = 0;
+  for (int j = 0; j < model.joint_count(); ++j) {
+    if (!DrivableJoint(model, j)) continue;
+    if (static_cast<int>(names.size()) < kMaxListedNames) {
+      names.push_back(model.joint_name[j]);
+    } else {
+      ++more;
+    }
+  }
+  if (more > 0) names.push_back("... (" + std::to_string(more) + " more)");
+  return names.empty() ? "none: give joints a 'drive' or robots a 'hold_pose'" : Join(names);
+}
 
 
 void ReadScript(SceneReader& reader, const JsonValue& root, Model* model) {

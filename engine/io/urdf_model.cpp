@@ -382,6 +382,10 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
   for (int l = 0; l < n_links; ++l) {
     const int b = link_body[l];
     X_BL[l] = X_RB[b].Inverse() * X_W_zero[body_root[b]].Inverse() * X_W_zero[l];
+    // every link's frame stays addressable by name, welded or not (teleop end effectors)
+    model->frame_name.push_back(placement.name_prefix + robot.links[l].name);
+    model->frame_body.push_back(first_body + b);
+    model->frame_X_BF.push_back(X_BL[l]);
   }
 
   // mesh files: every distinct (file, scale) once, in parallel, through the shared cache

@@ -91,6 +91,22 @@ bool Model::ShapesMayCollide(int a, int b) const {
 int Model::FindBody(const std::string& name) const { return IndexOf(body_name, name); }
 int Model::FindParticle(const std::string& name) const { return IndexOf(particle_name, name); }
 int Model::FindJoint(const std::string& name) const { return IndexOf(joint_name, name); }
+int Model::FindFrame(const std::string& name) const { return IndexOf(frame_name, name); }
+
+
+const char* TeleopTargetTypeName(TeleopTargetType type) {
+  switch (type) {
+    case TeleopTargetType::kEndEffector:
+      return "end_effector";
+    case TeleopTargetType::kGripper:
+      return "gripper";
+    case TeleopTargetType::kSynergy:
+      return "synergy";
+    case TeleopTargetType::kBase:
+      return "base";
+  }
+  return "end_effector";
+}
 
 
 Real Model::JointAngularCompliance(int j) const {

@@ -11,6 +11,7 @@
 
 #include "engine/core/math.h"
 #include "engine/model/structure_field.h"
+#include "engine/model/teleop_spec.h"
 #include "engine/solvers/solver_options.h"
 
 namespace sim {
@@ -338,6 +339,13 @@ struct Model {
   std::vector<int> attachment_body;         ///< body or kWorldBody
   std::vector<Vec3> attachment_p_B;         ///< point in the body frame (world if kWorldBody) [m]
   std::vector<Real> attachment_compliance;  ///< [m/N]; 0 = rigid
+  // named frames fixed in bodies: every URDF link ("robot/link"), also the links welded into
+  // their parent's body by fixed joints, which have no body of their own; index = frame id
+  std::vector<std::string> frame_name;
+  std::vector<int> frame_body;   ///< owning body
+  std::vector<Pose> frame_X_BF;  ///< frame in the body frame (the body frame is at the COM)
+  /// what an operator can steer (scene `teleop`): end effectors, grippers, synergies, bases
+  std::vector<TeleopTarget> teleop_targets;
 
   int body_count() const { return static_cast<int>(body_name.size()); }
   int shape_count() const { return static_cast<int>(shape_geometry.size()); }
@@ -359,6 +367,8 @@ struct Model {
   int FindParticle(const std::string& name) const;
   int FindJoint(const std::string& name) const;
   int FindMaterial(const std::string& name) const;
+  /// Index of the named frame (frame_name), or -1.
+  int FindFrame(const std::string& name) const;
 
   /// Whether the group/mask filter lets shapes `a` and `b` collide (see shape_collision_group);
   /// −1 stands for a particle or soft-body surface (group bit 1, mask all).

@@ -59,12 +59,9 @@ void EvaluateProbe(const Model& model, const State& state, int p, Real* values) 
     case ProbeKind::kBodyAngularVelocity:
       Write(state.body_w_W[t], values);
       return;
-    case ProbeKind::kJointPosition: {
-      const int parent = model.joint_parent[t];
-      values[0] = JointCoordinate(model, t, parent == kWorldBody ? Pose{} : state.body_X_WB[parent],
-                                  state.body_X_WB[model.joint_child[t]]);
+    case ProbeKind::kJointPosition:
+      values[0] = JointCoordinate(model, state, t);
       return;
-    }
     case ProbeKind::kJointVelocity:
       values[0] = JointRate(model, state, t);
       return;
