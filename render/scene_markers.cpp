@@ -54,8 +54,8 @@ Marker MakeBarMarker(const Eigen::Vector3f& centre, const Eigen::Vector3f& along
 }
 
 
-// the outline of the contact's friction ellipse (semi-axes μ_t·λ_n along t, μ_b·λ_n along b, at
-// `meters_per_newton`), as kEllipseSegments bars
+// the outline of an anisotropic contact's friction ellipse (semi-axes μ_t·λ_n along t, μ_b·λ_n
+// along b, at `meters_per_newton`), as kEllipseSegments bars
 void AddFrictionEllipse(const VisualContact& contact, float meters_per_newton, float thickness,
                         std::vector<Marker>* markers) {
   const Eigen::Vector3f n = Vec(contact.normal);
@@ -64,6 +64,11 @@ void AddFrictionEllipse(const VisualContact& contact, float meters_per_newton, f
   if (!(t.norm() > 1e-6f) || !n.allFinite()) return;
   t.normalize();
   const Eigen::Vector3f b = n.cross(t);
+  // a round cone's circle tells nothing the arrows do not: only anisotropic cones are drawn
+  if (!(std::abs(contact.friction_t - contact.friction_b) >
+        kRoundConeTolerance * std::max(contact.friction_t, contact.friction_b))) {
+    return;
+  }
   const float a_t = contact.friction_t * contact.normal_force * meters_per_newton;
   const float a_b = contact.friction_b * contact.normal_force * meters_per_newton;
   if (!(a_t > 0 || a_b > 0) || !std::isfinite(a_t) || !std::isfinite(a_b)) return;

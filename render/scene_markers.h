@@ -51,6 +51,8 @@ inline constexpr float kJointAxisLengthPerView = 0.05f;
 inline constexpr float kComRadiusPerView = 0.008f;
 /// Segments of a friction ellipse's outline.
 inline constexpr int kEllipseSegments = 32;
+/// Cones with |μ_t − μ_b| ≤ this fraction of the larger are round: no ellipse is drawn.
+inline constexpr float kRoundConeTolerance = 1e-3f;
 /// Structure dashes: width and thickness as fractions of their length; lifted this fraction of
 /// their length off the surface.
 inline constexpr float kDashWidthPerLength = 0.12f;
@@ -77,12 +79,12 @@ ForceScale ComputeForceScale(const VisualFrame& frame, const RenderOptions& opti
 Marker MakeArrowMarker(const std::array<float, 3>& from, const std::array<float, 3>& direction,
                        float length, float radius, const std::array<float, 3>& color);
 
-/// Appends the markers of `frame` that `options` asks for (contacts and their friction ellipses
-/// in the contacts view, structure dashes in the structure view, joint frames, centres of mass,
-/// the drag spring when active) to `markers`. A friction ellipse is the set of friction forces
-/// the cone allows at the contact's normal force, |λ_t|²/μ_t² + |λ_b|²/μ_b² ≤ λ_n² (digest
-/// nsn-and-friction.md §2.12), drawn to the force arrows' scale around the contact point in its
-/// tangent plane (semi-axes μ_t·λ_n along t and μ_b·λ_n along b), so a sliding contact's
+/// Appends the markers of `frame` that `options` asks for (contacts, and the friction ellipses of
+/// anisotropic ones, in the contacts view, structure dashes in the structure view, joint frames,
+/// centres of mass, the drag spring when active) to `markers`. A friction ellipse is the set of
+/// friction forces the cone allows at the contact's normal force, |λ_t|²/μ_t² + |λ_b|²/μ_b² ≤ λ_n²
+/// (digest nsn-and-friction.md §2.12), drawn to the force arrows' scale around the contact point in
+/// its tangent plane (semi-axes μ_t·λ_n along t and μ_b·λ_n along b), so a sliding contact's
 /// friction arrow ends on it.
 void BuildMarkers(const VisualFrame& frame, const RenderOptions& options, float view_height,
                   std::vector<Marker>* markers);

@@ -184,6 +184,12 @@ TEST(SceneMarkersTest, ContactsViewDrawsEachContactsFrictionEllipse) {
   BuildMarkers(frame, options, 2.0f, &markers);
   // point, normal arrow, then the ellipse
   ASSERT_EQ(markers.size(), 2u + kEllipseSegments);
+  // a round cone gets no ellipse (its circle adds nothing to the arrows)
+  VisualFrame round = frame;
+  round.contacts[0].friction_b = 0.8f;
+  std::vector<Marker> round_markers;
+  BuildMarkers(round, options, 2.0f, &round_markers);
+  EXPECT_EQ(round_markers.size(), 2u);
   const float s = ComputeForceScale(frame, options, 2.0f).meters_per_newton;
   const Eigen::Vector3f t = Vec(contact.tangent), n(0, 0, 1), b = n.cross(t);
   const float a_t = 0.8f * 10 * s, a_b = 0.2f * 10 * s;
