@@ -48,7 +48,10 @@ add_seeds() {
   return 0
 }
 case "$TARGET" in
-  scene_json) add_seeds scenes/*.json scenes/validation/*.json bench/scenes/*.json tests/data/*.json ;;
+  scene_json)
+    add_seeds scenes/*.json scenes/validation/*.json bench/scenes/*.json tests/data/*.json \
+      tests/fuzz/seeds/scene_json/*
+    ;;
   urdf) add_seeds resources/robots/*/*.urdf tests/data/*.urdf ;;
   gmsh) add_seeds tests/data/*.msh resources/meshes/*.msh ;;
   vtk) add_seeds tests/data/*.vtk tests/fuzz/seeds/vtk/* ;;
