@@ -1,9 +1,10 @@
 // The studio's memory stays flat while it renders (contact-studio under Xvfb with lavapipe):
 // fetch_tomato in a 4-lane comparison, in each view (shaded, strain, contacts, structure), its
-// resident memory logged every few frames (--memory-log). The scene runs for a while (every buffer grows to its
-// workload), is paused so that every later frame draws the same state, and after a short warm-up
-// the growth per rendered frame stays below the bound the target (< 20 MB over 10 minutes)
-// gives. The 10-minute run with the scene running is in the README (Tests).
+// resident memory logged every few frames (--memory-log). The scene runs for a while (every
+// buffer grows to its workload), is paused so that every later frame draws the same state, and
+// after a short warm-up the growth per rendered frame stays below the bound the target
+// (< 20 MB over 10 minutes) gives. The 10-minute run with the scene running is in the README
+// (Tests).
 #include <algorithm>
 #include <iostream>
 #include <iterator>
