@@ -59,13 +59,15 @@ struct StudioOptions {
 
 // X0,Y0,X1,Y1 of --drag or --paint into `from` and `to`, or false after printing an error
 bool ParseSegment(const QString& name, const QString& text, QPointF* from, QPointF* to) {
+  const QStringList parts = text.split(QLatin1Char(','));
   std::vector<double> values;
-  for (const QString& part : text.split(QLatin1Char(','))) {
+  for (const QString& part : parts) {
     bool ok = false;
-    values.push_back(part.trimmed().toDouble(&ok));
-    if (!ok) values.push_back(0);  // makes the count wrong: reported below
+    const double value = part.trimmed().toDouble(&ok);
+    if (!ok) break;
+    values.push_back(value);
   }
-  if (values.size() != 4) {
+  if (parts.size() != 4 || values.size() != 4) {
     std::cerr << "contact-studio: error: --" << name.toStdString()
               << " expects X0,Y0,X1,Y1 (four numbers), got '" << text.toStdString() << "'"
               << std::endl;

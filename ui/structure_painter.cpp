@@ -46,7 +46,6 @@ void StructurePainter::Begin(const Model& model, const State& state, const Vec3&
   }
   stroke_open_ = true;
   last_W_.reset();
-  last_origin_ = origin;
   message_ = std::string(BrushToolName(brush_.tool)) + " on field " + std::to_string(field_);
   DabAlongRay(model, state, origin, direction);
 }
@@ -67,7 +66,6 @@ void StructurePainter::MoveTo(const Model& model, const State& state, const Vec3
     const Vec3 point = from + (to - from) * (static_cast<Real>(k) / dabs);
     DabAlongRay(model, state, origin, point - origin);
   }
-  last_origin_ = origin;
 }
 
 

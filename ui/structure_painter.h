@@ -67,8 +67,7 @@ class StructurePainter {
   bool stroke_open_ = false;
   int field_ = -1;              // the stroke's field
   std::optional<Vec3> last_W_;  // the last dab's point [m]
-  Vec3 last_origin_ = Vec3::Zero();
-  std::set<int> unsaved_;  // fields painted since the last save
+  std::set<int> unsaved_;       // fields painted since the last save
   std::string message_;
 };
 
