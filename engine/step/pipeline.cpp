@@ -109,14 +109,20 @@ Expected<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<const M
   simulation->initial_state_ = initial_state;
   simulation->state_ = initial_state;
   simulation->control_ = MakeControl(*simulation->model_);
+  if (!simulation->model_->teleop_targets.empty()) {
+    simulation->teleop_ = std::make_unique<TeleopSession>(*simulation->model_);
+  }
   return Expected<std::unique_ptr<Simulation>>(std::move(simulation));
 }
 
 
 const StepReport& Simulation::Step() {
-  // scripted joint targets at the end of the step (the drives are implicit: they act at t + dt)
-  if (!model_->joint_script.empty()) {
-    ApplyJointScript(*model_, state_.time + model_->options.solver.dt, &control_);
+  // control: the operator's targets once engaged, else the scripted joint targets at the end of
+  // the step (the drives are implicit: they act at t + dt)
+  const Real dt = model_->options.solver.dt;
+  if (teleop_) teleop_->Apply(*model_, state_, dt, &control_);
+  if (!(teleop_ && teleop_->engaged()) && !model_->joint_script.empty()) {
+    ApplyJointScript(*model_, state_.time + dt, &control_);
   }
   return StepOnce(*model_, *solver_, control_, &state_, &workspace_);
 }
@@ -124,6 +130,7 @@ const StepReport& Simulation::Step() {
 
 void Simulation::Reset() {
   state_ = initial_state_;
+  if (teleop_) teleop_->Reset(*model_, state_);
   workspace_.contacts.Clear();
   workspace_.report.Reset();
 }

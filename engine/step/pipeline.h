@@ -16,6 +16,7 @@
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
 #include "engine/state/state.h"
+#include "engine/teleop/teleop_session.h"
 
 namespace sim {
 
@@ -45,10 +46,15 @@ class Simulation {
                                                       const State& initial_state,
                                                       const std::string& solver_name);
 
-  /// Writes the model's joint script (if any) at the step's end time into control(), then
-  /// advances the state by one step.
+  /// The control stage, then one step: the operator's teleop actions once engaged (teleop()),
+  /// else the model's joint script (if any) at the step's end time, write into control(); then
+  /// the state advances by one step.
   const StepReport& Step();
-  void Reset();  ///< back to the initial state, control kept
+  void Reset();  ///< back to the initial state, control kept, teleop disengaged
+
+  /// The operator's session on the model's teleop targets; null when the model declares none.
+  TeleopSession* teleop() { return teleop_.get(); }
+  const TeleopSession* teleop() const { return teleop_.get(); }
 
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& model_ptr() const { return model_; }
@@ -67,6 +73,7 @@ class Simulation {
   State state_;
   Control control_;
   StepWorkspace workspace_;
+  std::unique_ptr<TeleopSession> teleop_;
 };
 
 }  // namespace sim

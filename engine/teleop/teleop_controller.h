@@ -50,6 +50,9 @@ class TeleopController {
   /// other target types.
   std::optional<Pose> EndEffectorPose(int target, const State& state) const;
   std::optional<Pose> PoseTarget(int target) const;
+  /// Whether the end effector has a pose target yet (before its first Apply or a
+  /// SetPoseTarget it has none and holds the current pose).
+  bool HasPoseTarget(int target) const { return arms_[target] && arms_[target]->has_target; }
   /// The last IK step of an end effector (errors, damping), or nullptr.
   const IkResult* LastIkResult(int target) const;
   const std::vector<std::string>& chain_errors() const { return chain_errors_; }

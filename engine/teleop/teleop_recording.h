@@ -1,0 +1,34 @@
+// A recorded teleop session: the scene it ran (file and the `--set` overrides that changed it), the
+// initial state it started from (the scene's, identified by its StateHash), and the action stream
+// with the step each action was applied at. Replaying the actions at the same steps from the same
+// initial state reproduces the final state bit for bit on the CPU (TeleopSession integrates the
+// rates over simulated time, never wall time).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/teleop/teleop_action.h"
+
+namespace sim {
+
+/// One applied action and the step it was applied at: `step` is State::step before that step
+/// (the first step of a run is step 0).
+struct RecordedAction {
+  std::uint64_t step = 0;
+  TeleopAction action;
+};
+
+struct TeleopRecording {
+  std::string scene_path;                 ///< as written; relative paths are relative to the file
+  std::vector<std::string> overrides;     ///< `--set` assignments applied to the scene, in order
+  std::string solver;                     ///< solver name the run used
+  std::vector<std::string> target_names;  ///< Model::teleop_targets names (checked on replay)
+  std::uint64_t initial_state_hash = 0;
+  std::uint64_t steps = 0;              ///< steps recorded
+  std::uint64_t final_state_hash = 0;   ///< StateHash after `steps` steps
+  std::vector<RecordedAction> actions;  ///< in the order applied (steps non-decreasing)
+};
+
+}  // namespace sim
