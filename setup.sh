@@ -37,6 +37,7 @@ PACKAGES=(
   libeigen3-dev rapidjson-dev libcli11-dev libpng-dev libjpeg62-turbo-dev libmeshoptimizer-dev
   libassimp-dev libqhull-dev libtbb-dev liburdfdom-dev libtinyxml2-dev
   libgtest-dev libgmock-dev libtet1.5-dev
+  libsdl2-dev libspnav-dev libhdf5-dev
   xvfb xauth fonts-dejavu-core libxkbcommon-x11-0
 )
 
