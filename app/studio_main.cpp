@@ -168,14 +168,22 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   const QCommandLineOption paint_angle_option(
       "paint-angle", "The set-angle tool's grain axis [deg], from the field's +u toward +v.",
       "DEG");
+  const QCommandLineOption teleop_option(
+      "teleop", "Start in teleop mode (the teleop panel's first end effector active).");
+  const QCommandLineOption teleop_drag_option(
+      "teleop-drag",
+      "With --frames: in teleop mode, a left drag on the viewport from (X0, Y0) to (X1, Y1), "
+      "logical pixels, that grabs the gizmo's handle under (X0, Y0) (pressed at 10 % of the "
+      "frames, moved over the next 10 %, released two frames later).",
+      "X0,Y0,X1,Y1");
   const QCommandLineOption save_paint_option(
       "save-paint", "With --paint: save the painted fields beside the scene after the stroke.");
-  parser.addOptions(
-      {compare_option,     panels_option,       frames_option,      screenshot_option,
-       exit_option,        drag_option,         keys_option,        open_after_option,
-       cancel_load_option, validation_option,   size_option,        view_option,
-       keys_every_option,  pause_after_option,  memory_log_option,  paint_option,
-       paint_tool_option,  paint_radius_option, paint_angle_option, save_paint_option});
+  parser.addOptions({compare_option,     panels_option,       frames_option,      screenshot_option,
+                     exit_option,        drag_option,         keys_option,        open_after_option,
+                     cancel_load_option, validation_option,   size_option,        view_option,
+                     keys_every_option,  pause_after_option,  memory_log_option,  paint_option,
+                     paint_tool_option,  paint_radius_option, paint_angle_option, save_paint_option,
+                     teleop_option,      teleop_drag_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -207,11 +215,13 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     }
     options.compare = configs.value();
   }
-  if (parser.isSet(drag_option) && parser.isSet(paint_option)) {
-    std::cerr << "contact-studio: error: give --drag or --paint, not both" << std::endl;
+  if (parser.isSet(drag_option) + parser.isSet(paint_option) + parser.isSet(teleop_drag_option) >
+      1) {
+    std::cerr << "contact-studio: error: give one of --drag, --paint and --teleop-drag"
+              << std::endl;
     return std::nullopt;
   }
-  for (const QCommandLineOption* option : {&drag_option, &paint_option}) {
+  for (const QCommandLineOption* option : {&drag_option, &paint_option, &teleop_drag_option}) {
     if (!parser.isSet(*option)) continue;
     if (!ParseSegment(option->names().front(), parser.value(*option), &options.script.drag_from,
                       &options.script.drag_to)) {
@@ -219,7 +229,9 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     }
     options.script.drag = true;
     options.script.paint = option == &paint_option;
+    options.script.gizmo = option == &teleop_drag_option;
   }
+  options.script.teleop = parser.isSet(teleop_option) || options.script.gizmo;
   options.script.save_paint = parser.isSet(save_paint_option);
   if (options.script.save_paint && !options.script.paint) {
     std::cerr << "contact-studio: error: --save-paint needs --paint" << std::endl;

@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 
 #include "render/meshes.h"
+#include "render/teleop_gizmo.h"
 
 namespace sim::render {
 
@@ -19,39 +20,6 @@ Eigen::Vector3f Vec(const std::array<float, 3>& v) { return {v[0], v[1], v[2]}; 
 
 
 std::array<float, 4> Rgba(const std::array<float, 3>& rgb) { return {rgb[0], rgb[1], rgb[2], 1}; }
-
-
-Marker MakeSphereMarker(const Eigen::Vector3f& centre, float radius,
-                        const std::array<float, 3>& color) {
-  Marker marker;
-  marker.mesh = MarkerMesh::kSphere;
-  marker.X_WM = {1, 0, 0, centre.x(), 0, 1, 0, centre.y(), 0, 0, 1, centre.z()};
-  marker.scale = {radius, radius, radius, 0};
-  marker.color = Rgba(color);
-  return marker;
-}
-
-
-// a flat bar (box) centred at `centre` along unit `along`, lying in the plane of unit normal
-// `normal`: half length, half width, half thickness [m]
-Marker MakeBarMarker(const Eigen::Vector3f& centre, const Eigen::Vector3f& along,
-                     const Eigen::Vector3f& normal, float half_length, float half_width,
-                     float half_thickness, const std::array<float, 3>& color) {
-  const Eigen::Vector3f x = along.normalized();
-  const Eigen::Vector3f y = normal.cross(x).normalized();
-  const Eigen::Vector3f z = x.cross(y);
-  Marker marker;
-  marker.mesh = MarkerMesh::kBox;
-  for (int row = 0; row < 3; ++row) {
-    marker.X_WM[row * 4 + 0] = x(row);
-    marker.X_WM[row * 4 + 1] = y(row);
-    marker.X_WM[row * 4 + 2] = z(row);
-    marker.X_WM[row * 4 + 3] = centre(row);
-  }
-  marker.scale = {half_length, half_width, half_thickness, 0};
-  marker.color = Rgba(color);
-  return marker;
-}
 
 
 // the outline of an anisotropic contact's friction ellipse (semi-axes μ_t·λ_n along t, μ_b·λ_n
@@ -194,6 +162,37 @@ void AddDragSpring(const VisualDrag& drag, float view_height, std::vector<Marker
 }  // namespace
 
 
+Marker MakeSphereMarker(const Eigen::Vector3f& centre, float radius,
+                        const std::array<float, 3>& color) {
+  Marker marker;
+  marker.mesh = MarkerMesh::kSphere;
+  marker.X_WM = {1, 0, 0, centre.x(), 0, 1, 0, centre.y(), 0, 0, 1, centre.z()};
+  marker.scale = {radius, radius, radius, 0};
+  marker.color = Rgba(color);
+  return marker;
+}
+
+
+Marker MakeBarMarker(const Eigen::Vector3f& centre, const Eigen::Vector3f& along,
+                     const Eigen::Vector3f& normal, float half_length, float half_width,
+                     float half_thickness, const std::array<float, 3>& color) {
+  const Eigen::Vector3f x = along.normalized();
+  const Eigen::Vector3f y = normal.cross(x).normalized();
+  const Eigen::Vector3f z = x.cross(y);
+  Marker marker;
+  marker.mesh = MarkerMesh::kBox;
+  for (int row = 0; row < 3; ++row) {
+    marker.X_WM[row * 4 + 0] = x(row);
+    marker.X_WM[row * 4 + 1] = y(row);
+    marker.X_WM[row * 4 + 2] = z(row);
+    marker.X_WM[row * 4 + 3] = centre(row);
+  }
+  marker.scale = {half_length, half_width, half_thickness, 0};
+  marker.color = Rgba(color);
+  return marker;
+}
+
+
 std::array<float, 3> GrainColor(float strength) {
   const float w = std::isfinite(strength) ? std::clamp(strength, 0.0f, 1.0f) : 0.0f;
   const auto& from = w < 0.5f ? kNoGrainColor : kHalfGrainColor;
@@ -256,6 +255,7 @@ void BuildMarkers(const VisualFrame& frame, const RenderOptions& options, float 
   if (options.show_joint_frames) AddJointFrames(frame, view_height, markers);
   if (options.show_com) AddCentresOfMass(frame, view_height, markers);
   if (frame.drag.active) AddDragSpring(frame.drag, view_height, markers);
+  if (!frame.teleop_targets.empty()) AddTeleopMarkers(frame, view_height, markers);
 }
 
 }  // namespace sim::render

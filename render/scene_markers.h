@@ -10,6 +10,8 @@
 #include <array>
 #include <vector>
 
+#include <Eigen/Core>
+
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 #include "render/render_options.h"
@@ -78,6 +80,16 @@ ForceScale ComputeForceScale(const VisualFrame& frame, const RenderOptions& opti
 /// radius `radius` [m] (thinned so the head never exceeds the length).
 Marker MakeArrowMarker(const std::array<float, 3>& from, const std::array<float, 3>& direction,
                        float length, float radius, const std::array<float, 3>& color);
+
+/// A sphere of `radius` [m] at `centre` (world).
+Marker MakeSphereMarker(const Eigen::Vector3f& centre, float radius,
+                        const std::array<float, 3>& color);
+
+/// A flat bar (box) centred at `centre` along unit `along`, lying in the plane of unit `normal`:
+/// half length, half width, half thickness [m].
+Marker MakeBarMarker(const Eigen::Vector3f& centre, const Eigen::Vector3f& along,
+                     const Eigen::Vector3f& normal, float half_length, float half_width,
+                     float half_thickness, const std::array<float, 3>& color);
 
 /// Appends the markers of `frame` that `options` asks for (contacts, and the friction ellipses of
 /// anisotropic ones, in the contacts view, structure dashes in the structure view, joint frames,

@@ -37,8 +37,10 @@
 #include "ui/panels/scene_panel.h"
 #include "ui/panels/solver_panel.h"
 #include "ui/panels/statistics_panel.h"
+#include "ui/panels/teleop_panel.h"
 #include "ui/scene_loader.h"
 #include "ui/sim_bridge.h"
+#include "ui/teleop_station.h"
 #include "ui/viewport/pick_controller.h"
 #include "ui/viewport/vulkan_viewport.h"
 
@@ -307,6 +309,9 @@ void MainWindow::CreateDocks() {
   paint_panel_ = new PaintPanel(this);
   addDockWidget(Qt::RightDockWidgetArea, paint_panel_);
   paint_panel_->hide();
+  teleop_panel_ = new TeleopPanel(this);
+  addDockWidget(Qt::RightDockWidgetArea, teleop_panel_);
+  teleop_panel_->hide();
 
   diagnostics_panel_ = new DiagnosticsPanel(this);
   addDockWidget(Qt::BottomDockWidgetArea, diagnostics_panel_);
@@ -321,6 +326,7 @@ void MainWindow::CreateDocks() {
     panels->addAction(convergence_panel_->toggleViewAction());
     panels->addAction(statistics_panel_->toggleViewAction());
     panels->addAction(paint_panel_->toggleViewAction());
+    panels->addAction(teleop_panel_->toggleViewAction());
     panels->addAction(diagnostics_panel_->toggleViewAction());
   }
 }
@@ -384,6 +390,7 @@ void MainWindow::ConnectSimulation() {
   connect(bridge_, &SimBridge::SnapshotReady, this,
           [this](const std::shared_ptr<const SimSnapshot>& s) { OnSnapshot(*s); });
   connect(bridge_, &SimBridge::DiagnosticsRaised, this, &MainWindow::OnSimulationDiagnostics);
+  teleop_ = new TeleopStation(this, bridge_, viewport_, teleop_panel_);
 
   // panels write commands
   connect(scene_panel_, &ScenePanel::BodySelected, this,
@@ -440,6 +447,7 @@ bool MainWindow::ShowPanels(const QStringList& names, QStringList* unknown) {
       {QStringLiteral("convergence"), convergence_panel_},
       {QStringLiteral("statistics"), statistics_panel_},
       {QStringLiteral("paint"), paint_panel_},
+      {QStringLiteral("teleop"), teleop_panel_},
       {QStringLiteral("diagnostics"), diagnostics_panel_}};
   for (const QString& name : names) {
     const auto found = std::find_if(panels.begin(), panels.end(),
@@ -584,6 +592,7 @@ void MainWindow::OnSnapshot(const SimSnapshot& snapshot) {
   convergence_panel_->ShowSnapshot(snapshot);
   statistics_panel_->ShowSnapshot(snapshot, viewport_->fps(), viewport_->frame_ms());
   paint_panel_->ShowSnapshot(snapshot);
+  teleop_->ShowSnapshot(snapshot);
   unsaved_paint_ = snapshot.paint.unsaved_fields;
   if (!open_after_save_.isEmpty() && unsaved_paint_ == 0) {
     OpenScene(std::exchange(open_after_save_, QString()));

@@ -38,6 +38,8 @@ class ScenePanel;
 class SimBridge;
 class SolverPanel;
 class StatisticsPanel;
+class TeleopPanel;
+class TeleopStation;
 class VulkanViewport;
 struct SimSnapshot;
 
@@ -77,6 +79,7 @@ class MainWindow : public QMainWindow {
   SimBridge* simulation() const { return bridge_; }
   DiagnosticsPanel* diagnostics_panel() const { return diagnostics_panel_; }
   PaintPanel* paint_panel() const { return paint_panel_; }
+  TeleopStation* teleop() const { return teleop_; }
   /// Saves the painted structure fields beside the scene (File > Save Painted Fields).
   void SavePaintedFields();
   SceneLoader* scene_loader() const { return loader_; }
@@ -132,8 +135,10 @@ class MainWindow : public QMainWindow {
   StatisticsPanel* statistics_panel_ = nullptr;
   DiagnosticsPanel* diagnostics_panel_ = nullptr;
   PaintPanel* paint_panel_ = nullptr;
-  int unsaved_paint_ = 0;    // painted fields not saved, as the worker last said
-  QString open_after_save_;  // a scene to open once the painted fields are saved
+  TeleopPanel* teleop_panel_ = nullptr;
+  TeleopStation* teleop_ = nullptr;  // the teleop panel's, gizmo's and devices' wiring
+  int unsaved_paint_ = 0;            // painted fields not saved, as the worker last said
+  QString open_after_save_;          // a scene to open once the painted fields are saved
 
   QAction* open_action_ = nullptr;
   QMenu* recent_menu_ = nullptr;

@@ -22,6 +22,7 @@
 #include "ui/panels/paint_panel.h"
 #include "ui/scene_loader.h"
 #include "ui/sim_bridge.h"
+#include "ui/teleop_station.h"
 #include "ui/viewport/vulkan_viewport.h"
 
 namespace sim::ui {
@@ -98,16 +99,21 @@ void ScriptedRun::OnFrameRendered(quint64 count) {
 void ScriptedRun::PlayScript(quint64 frame) {
   const quint64 frames = static_cast<quint64>(options_.frames);
   VulkanViewport* viewport = window_->viewport();
+  if (options_.teleop && !teleop_on_) {
+    teleop_on_ = true;
+    window_->teleop()->SetTeleopMode(true);
+  }
   if (options_.drag && !drag_released_) {
     // press at 10 %, move over the next 10 %, release 5 frames before the end (a paint stroke:
     // two frames after the move)
     const quint64 press = std::max<quint64>(1, frames / 10);
     const quint64 moved = press + std::max<quint64>(1, frames / 10);
-    const quint64 release = options_.paint ? moved + 2 : (frames > 5 ? frames - 5 : frames - 1);
+    const quint64 release =
+        options_.paint || options_.gizmo ? moved + 2 : (frames > 5 ? frames - 5 : frames - 1);
     if (!drag_pressed_ && frame >= press) {
       if (options_.paint) window_->paint_panel()->SetPaintMode(true);
       QTest::mousePress(viewport, Qt::LeftButton,
-                        options_.paint ? Qt::NoModifier : Qt::ControlModifier,
+                        options_.paint || options_.gizmo ? Qt::NoModifier : Qt::ControlModifier,
                         options_.drag_from.toPoint());
       drag_pressed_ = true;
     } else if (drag_pressed_ && frame >= release) {
@@ -240,6 +246,19 @@ void ScriptedRun::PrintSummary() const {
       std::cout << "soft " << model.soft_bodies[body.soft_body].name << " " << centre[0] / n << " "
                 << centre[1] / n << " " << centre[2] / n << "\n";
     }
+  }
+  // teleop: each end effector's target and where it is
+  for (const TeleopTargetStatus& target : s.teleop.targets) {
+    if (!target.has_pose) continue;
+    std::cout << "teleop " << target.name << " target " << target.target.p.x() << " "
+              << target.target.p.y() << " " << target.target.p.z() << " actual "
+              << target.actual.p.x() << " " << target.actual.p.y() << " " << target.actual.p.z()
+              << " error " << 1e3 * target.position_error << " mm\n";
+  }
+  if (s.teleop.available) {
+    std::cout << "teleop latency: last " << s.teleop.latency_last_ms << " ms, mean "
+              << s.teleop.latency_mean_ms << " ms, max " << s.teleop.latency_max_ms << " ms, steps "
+              << s.teleop.latency_max_steps << ", samples " << s.teleop.latency_samples << "\n";
   }
   const DiagnosticsPanel& diagnostics = *window_->diagnostics_panel();
   std::cout << "diagnostics: " << diagnostics.error_count() << " errors, "

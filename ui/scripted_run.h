@@ -17,6 +17,8 @@
 //   shape NAME x y z            (lane 0's shapes, world positions [m])
 //   diagnostics: E errors, W warnings
 //   load widgets: hidden|visible
+//   teleop NAME target X Y Z actual X Y Z error E mm   (lane 0's end effectors, teleop scenes)
+//   teleop latency: last L ms, mean M ms, max X ms, steps S, samples N
 #pragma once
 
 #include <vector>
@@ -46,6 +48,11 @@ struct ScriptedRunOptions {
   /// fields saved beside the scene (as Ctrl+S)
   bool paint = false;
   bool save_paint = false;
+  /// the same drag without ctrl in teleop mode (grabbing the gizmo), released two frames after
+  /// the move
+  bool gizmo = false;
+  /// teleop mode on from the first frame (the teleop panel's first end effector)
+  bool teleop = false;
   QString open_after;  ///< file to open at half the frames; empty: none
   /// non-empty: once the `open_after` load shows a progress value, save the window here and click
   /// the Cancel button
@@ -98,6 +105,7 @@ class ScriptedRun : public QObject {
   bool cancel_clicked_ = false;
   bool keys_pressed_ = false;
   bool paused_ = false;
+  bool teleop_on_ = false;
   QElapsedTimer frame_clock_;
   std::vector<double> frame_ms_;  // intervals between rendered frames after the load
 };

@@ -265,17 +265,7 @@ void SimWorker::Apply(const SimCommand& command) {
       w->running_ = false;
       w->pending_steps_ += std::max(0, c.steps);
     }
-    void operator()(const command::Reset&) {
-      for (auto& lane : w->lanes_) {
-        lane->simulation->Reset();
-        lane->history.clear();
-        lane->history_next = 0;
-        lane->status_counts = {};
-        lane->reported_status = 0;
-      }
-      w->pending_steps_ = 0;
-      w->Reanchor();
-    }
+    void operator()(const command::Reset&) { w->ResetLanes(); }
     void operator()(const command::SetPacing& c) {
       w->real_time_ = c.real_time;
       w->speed_ = std::clamp(c.speed, 1e-3, 1e3);
@@ -341,8 +331,48 @@ void SimWorker::Apply(const SimCommand& command) {
       w->painter_.Save(w->lanes_[0]->simulation->model(), w->scene_path_, &diagnostics);
       for (const Diagnostic& d : diagnostics.items()) w->Report(d.severity, d.Format());
     }
+    void operator()(const command::Teleop& c) {
+      if (w->lanes_.empty()) return;
+      w->teleop_.Submit(c.action, w->lanes_[0]->simulation->state().step);
+    }
+    void operator()(const command::SetTeleopMode& c) { w->teleop_.SetMode(c.on, c.active_target); }
+    void operator()(const command::StartRecording&) {
+      if (w->lanes_.empty()) return;
+      w->ResetLanes();
+      w->teleop_.StartRecording(*w->lanes_[0]->simulation, w->scene_path_, w->lane0_overrides_);
+    }
+    void operator()(const command::StopRecording& c) { w->ApplyRecordingStop(c.path); }
+    void operator()(const command::Replay& c) {
+      if (w->lanes_.empty()) return;
+      w->ResetLanes();
+      w->teleop_.StartReplay(c.recording, *w->lanes_[0]->simulation);
+      w->running_ = true;
+      w->Reanchor();
+    }
   };
   std::visit(Visitor{this}, command);
+}
+
+
+void SimWorker::ResetLanes() {
+  for (auto& lane : lanes_) {
+    lane->simulation->Reset();
+    lane->history.clear();
+    lane->history_next = 0;
+    lane->status_counts = {};
+    lane->reported_status = 0;
+  }
+  if (!lanes_.empty()) teleop_.OnLanesReset(*lanes_[0]->simulation);
+  pending_steps_ = 0;
+  Reanchor();
+}
+
+
+void SimWorker::ApplyRecordingStop(const std::string& path) {
+  if (lanes_.empty()) return;
+  std::optional<TeleopRecording> recording = teleop_.StopRecording(*lanes_[0]->simulation);
+  if (!recording || path.empty()) return;
+  last_recording_ = std::move(*recording);
 }
 
 
@@ -385,6 +415,11 @@ void SimWorker::ApplyLoad(const command::LoadScene& load) {
   ++scene_generation_;
   drag_.reset();
   painter_.Reset();
+  teleop_.Reset(*lanes_[0]->simulation->model_ptr());
+  lane0_overrides_ = configs[0].overrides;
+  if (!configs[0].solver.empty()) {
+    lane0_overrides_.insert(lane0_overrides_.begin(), "solver.name=" + configs[0].solver);
+  }
   selected_body_ = kWorldBody;
   selected_particle_ = -1;
   running_ = load.start_running;
@@ -414,6 +449,7 @@ void SimWorker::ApplyOverride(const command::SetOverride& set) {
     simulation.value()->set_state(lane.simulation->state());
     simulation.value()->control() = lane.simulation->control();
     lane.simulation = std::move(simulation.value());
+    if (k == 0) lane0_overrides_.push_back(set.assignment);
   }
 }
 
@@ -543,10 +579,12 @@ void SimWorker::ApplyDragForces(Lane& lane) {
 
 void SimWorker::StepLanes() {
   // lockstep: step i of every lane before step i + 1
+  const std::uint64_t lane0_step = lanes_[0]->simulation->state().step;
   for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
     Lane& lane = *lanes_[k];
     ApplyDragForces(lane);
     Simulation& simulation = *lane.simulation;
+    teleop_.BeforeStep(k, &simulation, lane0_step);
     if (observer_) observer_(StepPhase::kBefore, k, simulation.model(), simulation.control());
     const StepReport& report = simulation.Step();
     if (observer_) observer_(StepPhase::kAfter, k, simulation.model(), simulation.control());
@@ -592,6 +630,9 @@ void SimWorker::StepLanes() {
       running_ = false;
     }
   }
+  teleop_.AfterSteps(*lanes_[0]->simulation);
+  // a replay pauses at its end, on the state whose hash it compared
+  if (teleop_.replay_finished()) running_ = false;
   ++steps_taken_;
 }
 
@@ -667,6 +708,14 @@ void SimWorker::Publish() {
       drag.target[i] = static_cast<float>(drag_->target[i] + shift[i]);
     }
     drag.force = static_cast<float>(drag_->force);
+  }
+  // teleop: lane 0's targets, and the gizmo in teleop mode
+  if (!lanes_.empty()) {
+    teleop_.FillStatus(*lanes_[0]->simulation, &snapshot.teleop);
+    teleop_.FillGizmo(*lanes_[0]->simulation, &snapshot.frame.teleop_targets);
+  } else {
+    snapshot.teleop = TeleopStatus();
+    snapshot.frame.teleop_targets.clear();
   }
   mailbox_.Publish();
   dirty_ = false;

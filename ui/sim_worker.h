@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <variant>
@@ -36,6 +37,7 @@
 #include "engine/visual/visual_frame.h"
 #include "ui/frame_mailbox.h"
 #include "ui/structure_painter.h"
+#include "ui/teleop_operator.h"
 
 namespace sim {
 class Simulation;
@@ -130,6 +132,26 @@ struct UndoPaint {};
 struct RedoPaint {};
 /// Saves the painted fields as PNGs beside the scene and points the scene file at them.
 struct SavePaint {};
+/// A teleop device's action, applied by every lane at the next step (TeleopOperator).
+struct Teleop {
+  TeleopAction action;
+};
+/// Teleop mode on or off (the gizmo is drawn on end effector `active_target`, −1: none).
+struct SetTeleopMode {
+  bool on = false;
+  int active_target = -1;
+};
+/// Resets every lane to its initial state and records the teleop session from there.
+struct StartRecording {};
+/// Stops recording and writes the recording to `path` (empty: discards it).
+struct StopRecording {
+  std::string path;
+};
+/// Resets every lane and replays `recording` (its scene loaded before), running, and pauses
+/// at its end with the final state hash compared (TeleopStatus::message).
+struct Replay {
+  TeleopRecording recording;
+};
 }  // namespace command
 
 using SimCommand =
@@ -138,7 +160,8 @@ using SimCommand =
                  command::SetOverride, command::LoadScene, command::SetJointTarget, command::Pick,
                  command::SelectBody, command::BeginDrag, command::MoveDrag, command::EndDrag,
                  command::BeginPaint, command::PaintTo, command::EndPaint, command::UndoPaint,
-                 command::RedoPaint, command::SavePaint>;
+                 command::RedoPaint, command::SavePaint, command::Teleop, command::SetTeleopMode,
+                 command::StartRecording, command::StopRecording, command::Replay>;
 
 /// The figures of one step, kept for the per-step history plots and statistics.
 struct StepSample {
@@ -187,7 +210,8 @@ struct SimSnapshot {
   double steps_per_second = 0;  ///< recent average
   int selected_body = kWorldBody;
   int selected_particle = -1;
-  PaintStatus paint;  ///< the structure painter's undo depth, unsaved fields and last message
+  PaintStatus paint;    ///< the structure painter's undo depth, unsaved fields and last message
+  TeleopStatus teleop;  ///< lane 0's teleop targets, latency, recording and replay
 };
 
 /// Where a step observer is called (tests check that commands land only between steps).
@@ -246,6 +270,8 @@ class SimWorker {
   void Publish();
   void Report(Severity severity, const std::string& message);
   void Reanchor();
+  void ResetLanes();
+  void ApplyRecordingStop(const std::string& path);
 
   // GUI → worker
   std::mutex queue_mutex_;
@@ -262,6 +288,9 @@ class SimWorker {
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::unique_ptr<Drag> drag_;
   StructurePainter painter_;
+  TeleopOperator teleop_;
+  std::optional<TeleopRecording> last_recording_;
+  std::vector<std::string> lane0_overrides_;  // `--set` assignments lane 0 runs with
   std::string scene_path_;
   std::uint64_t scene_generation_ = 0;
   std::uint64_t serial_ = 0;

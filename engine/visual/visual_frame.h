@@ -81,6 +81,14 @@ struct VisualDrag {
   float force = 0;                          ///< spring force magnitude [N]
 };
 
+/// A teleop end effector's pose target and where the end effector is, for the viewer's gizmo.
+struct VisualTeleopTarget {
+  /// Target-to-world transform, row-major 3×4 [R | p] (p in m).
+  std::array<float, 12> X_WT = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+  std::array<float, 3> actual = {0, 0, 0};  ///< the end effector's position, world [m]
+  bool gizmo = false;  ///< the operator's active target: drawn with the drag handles
+};
+
 /// A body's frame at its centre of mass, for the viewer's centre-of-mass markers.
 struct VisualBody {
   /// Body-to-world transform (origin at the COM), row-major 3×4 [R | p] (p in m).
@@ -114,6 +122,7 @@ struct VisualFrame {
   // interaction state the studio adds before publishing (not produced by MakeVisualFrame)
   std::int32_t selected_body = kWorldBody;  ///< highlighted body, or kWorldBody for none
   VisualDrag drag;
+  std::vector<VisualTeleopTarget> teleop_targets;  ///< end effectors, while teleoperating
   // markers for the viewer's toggles, filled by MakeVisualFrame
   std::vector<VisualBody> bodies;   ///< one per body (index = body id)
   std::vector<VisualJoint> joints;  ///< one per joint (index = joint id)

@@ -326,8 +326,43 @@ void VulkanViewport::UpdateCursor() {
 
 
 // every event goes to ImGui first; the camera only sees what ImGui does not want
+void VulkanViewport::SetTeleopMode(bool on) {
+  teleop_mode_ = on;
+  gizmo_handle_ = render::GizmoHandle::kNone;
+}
+
+
+bool VulkanViewport::BeginGizmoDrag(const QPointF& position) {
+  const std::shared_ptr<const VisualFrame> frame = LatestFrame();
+  for (const VisualTeleopTarget& target : frame->teleop_targets) {
+    if (!target.gizmo) continue;
+    const auto& X = target.X_WT;
+    Mat3 R;
+    R << X[0], X[1], X[2], X[4], X[5], X[6], X[8], X[9], X[10];
+    const Pose X_WT{Vec3(X[3], X[7], X[11]), Quat(R).normalized()};
+    Vec3 origin, direction;
+    PixelRay(camera(), position, QSizeF(size()), &origin, &direction);
+    const render::GizmoHandle handle =
+        render::PickGizmoHandle(X_WT.p, render::ViewHeightAtTarget(camera()), origin, direction);
+    if (handle == render::GizmoHandle::kNone) return false;
+    gizmo_handle_ = handle;
+    gizmo_start_ = X_WT;
+    gizmo_ray_origin_ = origin;
+    gizmo_ray_direction_ = direction;
+    return true;
+  }
+  return false;
+}
+
+
 void VulkanViewport::mousePressEvent(QMouseEvent* event) {
   imgui_input_.MouseButtonEvent(*event, true);
+  // teleop mode: a plain left press on the gizmo drags the end-effector target
+  if (teleop_mode_ && event->button() == Qt::LeftButton && event->modifiers() == Qt::NoModifier &&
+      !imgui_input_.WantsMouse() && BeginGizmoDrag(event->position())) {
+    event->accept();
+    return;
+  }
   // ctrl+left grabs with the spring; anything else may still be a click, and moves the camera
   const PickController::Action action = pick_.Press(event->button(), event->modifiers(),
                                                     event->position(), imgui_input_.WantsMouse());
@@ -343,6 +378,11 @@ void VulkanViewport::mousePressEvent(QMouseEvent* event) {
 
 void VulkanViewport::mouseReleaseEvent(QMouseEvent* event) {
   imgui_input_.MouseButtonEvent(*event, false);
+  if (gizmo_handle_ != render::GizmoHandle::kNone && event->button() == Qt::LeftButton) {
+    gizmo_handle_ = render::GizmoHandle::kNone;
+    event->accept();
+    return;
+  }
   camera_.Release(event->button());
   EmitPickAction(pick_.Release(event->button(), event->position()), event->position());
   UpdateCursor();
@@ -352,6 +392,14 @@ void VulkanViewport::mouseReleaseEvent(QMouseEvent* event) {
 
 void VulkanViewport::mouseMoveEvent(QMouseEvent* event) {
   imgui_input_.MouseMoveEvent(*event);
+  if (gizmo_handle_ != render::GizmoHandle::kNone) {
+    Vec3 origin, direction;
+    PixelRay(camera(), event->position(), QSizeF(size()), &origin, &direction);
+    emit TeleopPoseDragged(render::DragGizmo(gizmo_handle_, gizmo_start_, gizmo_ray_origin_,
+                                             gizmo_ray_direction_, origin, direction));
+    event->accept();
+    return;
+  }
   camera_.Move(event->position(), static_cast<float>(height()));
   EmitPickAction(pick_.Move(event->position()), event->position());
   UpdateCursor();
@@ -376,6 +424,11 @@ void VulkanViewport::wheelEvent(QWheelEvent* event) {
 
 void VulkanViewport::keyPressEvent(QKeyEvent* event) {
   imgui_input_.KeyEvent(*event, true);
+  if (teleop_mode_ && teleop_key_filter_ && !imgui_input_.WantsKeyboard() &&
+      teleop_key_filter_(event->key(), true, event->isAutoRepeat())) {
+    event->accept();
+    return;
+  }
   if (!imgui_input_.WantsKeyboard() && event->key() == Qt::Key_F &&
       event->modifiers() == Qt::NoModifier) {
     camera_.Reset();
@@ -398,12 +451,19 @@ void VulkanViewport::keyPressEvent(QKeyEvent* event) {
 
 void VulkanViewport::keyReleaseEvent(QKeyEvent* event) {
   imgui_input_.KeyEvent(*event, false);
+  if (teleop_mode_ && teleop_key_filter_ &&
+      teleop_key_filter_(event->key(), false, event->isAutoRepeat())) {
+    event->accept();
+    return;
+  }
   QVulkanWindow::keyReleaseEvent(event);
 }
 
 
 void VulkanViewport::focusOutEvent(QFocusEvent* event) {
   imgui_input_.FocusOutEvent();
+  gizmo_handle_ = render::GizmoHandle::kNone;
+  if (teleop_key_filter_) teleop_key_filter_(0, false, false);  // every held key released
   camera_.Cancel();
   EmitPickAction(pick_.Cancel(), QPointF());
   UpdateCursor();

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -20,6 +21,7 @@
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 #include "render/render_options.h"
+#include "render/teleop_gizmo.h"
 #include "ui/viewport/camera_controller.h"
 #include "ui/viewport/imgui_qt_input.h"
 #include "ui/viewport/pick_controller.h"
@@ -67,6 +69,15 @@ class VulkanViewport : public QVulkanWindow {
   /// orbiting; the cursor is a cross.
   void SetPaintMode(bool on);
   bool paint_mode() const { return pick_.paint_mode(); }
+  /// Teleop mode: a left press on the gizmo's arrows or rings (drawn on the active end
+  /// effector's target, VisualFrame::teleop_targets) drags the target (TeleopPoseDragged) instead
+  /// of orbiting; keys go to `key_filter` first, which returns true for those it used (key 0,
+  /// released: the viewport lost focus, every held key is up).
+  void SetTeleopMode(bool on);
+  bool teleop_mode() const { return teleop_mode_; }
+  void SetTeleopKeyFilter(std::function<bool(int key, bool pressed, bool auto_repeat)> filter) {
+    teleop_key_filter_ = std::move(filter);
+  }
   bool overlay_visible() const { return overlay_visible_; }
 
   /// Frames recorded and handed to the swapchain since the viewport was created.
@@ -98,6 +109,8 @@ class VulkanViewport : public QVulkanWindow {
   void PaintStarted(const QPointF& position);
   void PaintMoved(const QPointF& position);
   void PaintEnded();
+  /// The gizmo was dragged: the active end effector's new pose target (world).
+  void TeleopPoseDragged(const sim::Pose& target);
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -122,6 +135,8 @@ class VulkanViewport : public QVulkanWindow {
   void OnRenderOptionsEdited();
   void UpdateCursor();
   void EmitPickAction(PickController::Action action, const QPointF& position);
+  // the gizmo handle under the cursor in teleop mode; starts a gizmo drag when one is hit
+  bool BeginGizmoDrag(const QPointF& position);
 
   mutable std::mutex frame_mutex_;  // guards latest_frame_ only
   std::shared_ptr<const VisualFrame> latest_frame_;
@@ -131,6 +146,12 @@ class VulkanViewport : public QVulkanWindow {
   QString scene_name_;
   bool overlay_visible_ = true;
   render::RenderOptions render_options_;
+  // teleop gizmo drag
+  bool teleop_mode_ = false;
+  render::GizmoHandle gizmo_handle_ = render::GizmoHandle::kNone;
+  Pose gizmo_start_;
+  Vec3 gizmo_ray_origin_ = Vec3::Zero(), gizmo_ray_direction_ = -Vec3::UnitZ();
+  std::function<bool(int, bool, bool)> teleop_key_filter_;
   double render_cpu_ms_ = 0;  // CPU time of the last startNextFrame's preparing and recording
 
   ImGuiQtInput imgui_input_;
