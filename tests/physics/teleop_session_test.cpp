@@ -1,0 +1,178 @@
+// The teleop action layer on our Fetch (engine/teleop/teleop_session.h, Simulation::teleop()):
+//   - before the first action the scene's joint script drives the robot; the first action
+//     engages the operator and pauses the script; Reset hands the robot back;
+//   - a held end-effector twist moves the target at its speed (v·t) and the end effector
+//     follows; a twist into the unreachable leaves the target at most kMaxLead ahead;
+//   - an axis rate closes the gripper at its rate and clamps at closed;
+//   - the same actions at the same steps give the same state bit for bit; a different one does
+//     not (the replay guarantee of recordings).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/dynamics/constraint_rows.h"
+#include "engine/io/scene_file.h"
+#include "engine/step/pipeline.h"
+#include "engine/teleop/teleop_session.h"
+
+namespace sim {
+namespace {
+
+// our Fetch held by stiff drives, an arm end effector, a gripper, and a script that raises the
+// torso at 1 s
+std::string FetchScene() {
+  return R"({"gravity": [0, 0, -9.81], "solver": {"dt": 0.0083},
+    "objects": [{"name": "ground", "type": "plane"},
+      {"name": "fetch", "type": "urdf", "file": "../resources/robots/fetch/fetch.urdf",
+       "initial_positions": {"shoulder_pan_joint": 0.27932, "shoulder_lift_joint": -1.18317,
+         "upperarm_roll_joint": -0.08488, "elbow_flex_joint": 1.69324, "forearm_roll_joint": 0.0367,
+         "wrist_flex_joint": 1.06227, "wrist_roll_joint": 0.18284, "torso_lift_joint": 0.2},
+       "hold_pose": {"stiffness": 100000.0, "damping": 2000.0},
+       "drives": {"torso_lift_joint": {"stiffness": 1000000.0, "damping": 10000.0},
+         "l_gripper_finger_joint": {"stiffness": 300, "damping": 10.0},
+         "r_gripper_finger_joint": {"stiffness": 300, "damping": 10.0}}}],
+    "script": [{"time": 1.0, "targets": {"fetch/torso_lift_joint": 0.3}}],
+    "teleop": [
+      {"name": "arm", "type": "end_effector", "link": "fetch/gripper_link",
+       "base": "fetch/torso_lift_link", "orientation_weight": 0.5},
+      {"name": "gripper", "type": "gripper", "joints": {
+        "fetch/l_gripper_finger_joint": [0.05, 0.01],
+        "fetch/r_gripper_finger_joint": [0.05, 0.01]}}]})";
+}
+
+constexpr int kArm = 0, kGripper = 1;
+
+std::unique_ptr<Simulation> MakeFetch() {
+  Expected<io::Scene> scene =
+      io::ParseScene(FetchScene(), std::string(SIM_SOURCE_DIR) + "/scenes/t.json");
+  EXPECT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  if (!scene.ok()) return nullptr;
+  auto simulation = Simulation::Create(scene->model, scene->initial_state, "nsn");
+  EXPECT_TRUE(simulation.ok());
+  return simulation.ok() ? std::move(simulation.value()) : nullptr;
+}
+
+void StepFor(Simulation* sim, Real seconds) {
+  const int steps = static_cast<int>(std::lround(seconds / sim->model().options.solver.dt));
+  for (int i = 0; i < steps; ++i) sim->Step();
+}
+
+Vec3 Gripper(const Simulation& sim) {
+  return sim.teleop()->controller().EndEffectorPose(kArm, sim.state())->p;
+}
+
+TeleopAction Twist(const Vec3& linear) {
+  TeleopAction action;
+  action.kind = TeleopActionKind::kPoseVelocity;
+  action.target = kArm;
+  action.linear = linear;
+  return action;
+}
+
+TEST(TeleopSessionTest, TheFirstActionPausesTheScriptAndResetHandsItBack) {
+  std::unique_ptr<Simulation> sim = MakeFetch();
+  ASSERT_NE(sim, nullptr);
+  const int torso = sim->model().FindJoint("fetch/torso_lift_joint");
+  StepFor(sim.get(), 1.1);
+  EXPECT_FALSE(sim->teleop()->engaged());
+  EXPECT_EQ(sim->control().joint_target_position[torso], 0.3);  // the script's keyframe
+  sim->Reset();
+  StepFor(sim.get(), 0.5);
+  sim->teleop()->Submit(Twist(Vec3::Zero()));
+  sim->Step();
+  EXPECT_TRUE(sim->teleop()->engaged());
+  // the torso is not in the arm's chain: its target stays where the script had ramped it
+  // (halfway to 0.3 m at 0.5 s) past the script's 1 s keyframe
+  const Real paused = sim->control().joint_target_position[torso];
+  EXPECT_NEAR(paused, 0.25, 0.01);
+  StepFor(sim.get(), 1.0);
+  EXPECT_EQ(sim->control().joint_target_position[torso], paused);
+  sim->Reset();
+  EXPECT_FALSE(sim->teleop()->engaged());
+  StepFor(sim.get(), 1.1);
+  EXPECT_EQ(sim->control().joint_target_position[torso], 0.3);
+}
+
+
+TEST(TeleopSessionTest, AHeldTwistMovesTheTargetAtItsSpeedAndTheArmFollows) {
+  std::unique_ptr<Simulation> sim = MakeFetch();
+  ASSERT_NE(sim, nullptr);
+  const Vec3 start = Gripper(*sim);
+  const Vec3 velocity(0.05, 0, 0.03);  // m/s, well under the IK's joint-speed cap
+  sim->teleop()->Submit(Twist(velocity));
+  StepFor(sim.get(), 1.0);
+  sim->teleop()->Submit(Twist(Vec3::Zero()));
+  StepFor(sim.get(), 1.5);
+  const Pose target = *sim->teleop()->controller().PoseTarget(kArm);
+  // v·t exactly: the rate is integrated over the steps it was held (120 of dt = 1/120.5 s)
+  const Real held = 120 * sim->model().options.solver.dt;
+  EXPECT_NEAR((target.p - start - held * velocity).norm(), 0, 1e-3);
+  // the gripper followed within the tracking of the stiff drives (a few mm at most, settled)
+  EXPECT_LT((Gripper(*sim) - target.p).norm(), 3e-3);
+}
+
+
+TEST(TeleopSessionTest, ATwistIntoTheUnreachableLeadsByAtMostTheBound) {
+  std::unique_ptr<Simulation> sim = MakeFetch();
+  ASSERT_NE(sim, nullptr);
+  sim->teleop()->Submit(Twist(Vec3(2.0, 0, 0)));  // 2 m/s outward for 2 s: far out of reach
+  StepFor(sim.get(), 2.0);
+  const Pose target = *sim->teleop()->controller().PoseTarget(kArm);
+  // (the bound holds against the pose the step started from; the arm, pressed at its reach,
+  // moves less than a millimetre within the step)
+  EXPECT_LE((target.p - Gripper(*sim)).norm(), TeleopSession::kMaxLead + 1e-3);
+  EXPECT_GT((target.p - Gripper(*sim)).norm(), 0.5 * TeleopSession::kMaxLead);
+  // reversing brings the target back at once: 0.5 s at 0.4 m/s inward
+  const Real out = target.p.x();
+  sim->teleop()->Submit(Twist(Vec3(-0.4, 0, 0)));
+  StepFor(sim.get(), 0.5);
+  EXPECT_LT(sim->teleop()->controller().PoseTarget(kArm)->p.x(), out - 0.1);
+}
+
+
+TEST(TeleopSessionTest, AnAxisRateClosesTheGripperAndClamps) {
+  std::unique_ptr<Simulation> sim = MakeFetch();
+  ASSERT_NE(sim, nullptr);
+  TeleopAction close;
+  close.kind = TeleopActionKind::kAxisRate;
+  close.target = kGripper;
+  close.value = 2.0;  // 1/s: closed in 0.5 s from open
+  sim->teleop()->Submit(close);
+  sim->Step();
+  const Real first = sim->teleop()->Axis(kGripper);
+  // seeded from the fingers' measured opening, then one step of the rate
+  EXPECT_GT(first, 0);
+  StepFor(sim.get(), 1.0);
+  EXPECT_EQ(sim->teleop()->Axis(kGripper), 1.0);
+  const int finger = sim->model().FindJoint("fetch/l_gripper_finger_joint");
+  EXPECT_NEAR(sim->control().joint_target_position[finger], 0.01, 1e-12);
+  EXPECT_NEAR(JointCoordinate(sim->model(), sim->state(), finger), 0.01, 2e-3);
+}
+
+
+TEST(TeleopSessionTest, TheSameActionsAtTheSameStepsGiveTheSameStateBitForBit) {
+  const auto run = [](Real speed) {
+    std::unique_ptr<Simulation> sim = MakeFetch();
+    for (int step = 0; step < 240; ++step) {
+      if (step == 10) sim->teleop()->Submit(Twist(Vec3(speed, 0.02, 0)));
+      if (step == 100) {
+        TeleopAction grip;
+        grip.kind = TeleopActionKind::kSetAxis;
+        grip.target = kGripper;
+        grip.value = 0.7;
+        sim->teleop()->Submit(grip);
+        sim->teleop()->Submit(Twist(Vec3::Zero()));
+      }
+      sim->Step();
+    }
+    return StateHash(sim->state());
+  };
+  const std::uint64_t first = run(0.04);
+  EXPECT_EQ(run(0.04), first);
+  EXPECT_NE(run(0.0400001), first);
+}
+
+}  // namespace
+}  // namespace sim
