@@ -134,10 +134,11 @@ void TeleopRig::ReleaseDevice(DeviceKind device, double stamp_seconds,
 
 void TeleopRig::Sync(double stamp_seconds, std::vector<TeleopAction>* actions) {
   if (end_effector_ >= 0) {
-    const Vec3 linear =
-        R_WF_ * Vec3(Held(Intent::kMoveX), Held(Intent::kMoveY), Held(Intent::kMoveZ));
+    const Vec3 linear = speed_scale_ * (R_WF_ * Vec3(Held(Intent::kMoveX), Held(Intent::kMoveY),
+                                                     Held(Intent::kMoveZ)));
     const Vec3 angular =
-        R_WF_ * Vec3(Held(Intent::kRotateX), Held(Intent::kRotateY), Held(Intent::kRotateZ));
+        speed_scale_ *
+        (R_WF_ * Vec3(Held(Intent::kRotateX), Held(Intent::kRotateY), Held(Intent::kRotateZ)));
     if (linear != sent_linear_[end_effector_] || angular != sent_angular_[end_effector_]) {
       TeleopAction action =
           MakeAction(TeleopActionKind::kPoseVelocity, end_effector_, stamp_seconds);
@@ -149,8 +150,8 @@ void TeleopRig::Sync(double stamp_seconds, std::vector<TeleopAction>* actions) {
     }
   }
   if (base_ >= 0) {
-    const Vec3 velocity(Held(Intent::kBaseForward), Held(Intent::kBaseStrafe),
-                        Held(Intent::kBaseTurn));
+    const Vec3 velocity = speed_scale_ * Vec3(Held(Intent::kBaseForward), Held(Intent::kBaseStrafe),
+                                              Held(Intent::kBaseTurn));
     if (velocity != sent_linear_[base_]) {
       TeleopAction action = MakeAction(TeleopActionKind::kBaseVelocity, base_, stamp_seconds);
       action.linear = velocity;

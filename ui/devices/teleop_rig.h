@@ -45,6 +45,10 @@ class TeleopRig {
   /// The frame the move and rotate intents are in, as its rotation in the world (a camera's
   /// R_WC for camera-relative teleop). Takes effect with the next change of a held value.
   void SetFrame(const Quat& R_WF) { R_WF_ = R_WF.normalized(); }
+  /// The operator's speed scale on the end-effector and base rates (the panel's; 1: the
+  /// mapping's speeds). Takes effect with the next change of a held value.
+  void SetSpeedScale(double scale) { speed_scale_ = scale; }
+  double speed_scale() const { return speed_scale_; }
 
   /// Device `device`'s value of held intent `intent` is now `value` ([m/s], [rad/s], [1/s], or
   /// the gripper axis in [0, 1]); the actions it causes are appended to `actions`.
@@ -71,6 +75,7 @@ class TeleopRig {
   std::vector<int> end_effectors_, hands_, bases_;
   int end_effector_ = -1, hand_ = -1, base_ = -1;
   Quat R_WF_ = Quat::Identity();
+  double speed_scale_ = 1;
   std::array<std::array<double, kIntentCount>, kDeviceKindCount> held_{};
   // per target: the rates last sent (end effector twist, base velocity, hand axis rate) and the
   // hand axis last set (NaN: never), which gripper_toggle flips

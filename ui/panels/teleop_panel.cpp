@@ -59,11 +59,12 @@ TeleopPanel::TeleopPanel(QWidget* parent) : QDockWidget(tr("Teleop"), parent) {
   error_ = new QLabel(tr("no end effector"), body);
   error_->setToolTip(tr("target versus actual pose of the end effector (the IK's error)"));
   form->addRow(tr("Pose error"), error_);
-  linear_speed_ = SpinBox(0.01, 2, 0.2, 0.05, 2, tr(" m/s"), body);
-  linear_speed_->setToolTip(tr("end-effector speed at full stick or a held key"));
-  form->addRow(tr("Linear speed"), linear_speed_);
-  angular_speed_ = SpinBox(0.05, 6, 0.8, 0.1, 2, tr(" rad/s"), body);
-  form->addRow(tr("Angular speed"), angular_speed_);
+  speed_scale_ = SpinBox(0.1, 5, 1, 0.1, 1, QStringLiteral(" ×"), body);
+  speed_scale_->setToolTip(
+      tr("scales the mapping file's end-effector and base speeds of the "
+         "keyboard, gamepad and SpaceMouse"));
+  form->addRow(tr("Speed"), speed_scale_);
+  connect(speed_scale_, &QDoubleSpinBox::valueChanged, this, &TeleopPanel::SpeedScaleChanged);
   layout->addLayout(form);
 
   // one slider per gripper or synergy, rebuilt per scene
@@ -103,8 +104,7 @@ TeleopPanel::TeleopPanel(QWidget* parent) : QDockWidget(tr("Teleop"), parent) {
 
 bool TeleopPanel::teleop_mode() const { return mode_->isChecked(); }
 void TeleopPanel::SetTeleopMode(bool on) { mode_->setChecked(on); }
-double TeleopPanel::linear_speed() const { return linear_speed_->value(); }
-double TeleopPanel::angular_speed() const { return angular_speed_->value(); }
+double TeleopPanel::speed_scale() const { return speed_scale_->value(); }
 
 
 int TeleopPanel::active_target() const {

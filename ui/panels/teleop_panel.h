@@ -1,7 +1,7 @@
 // TeleopPanel: teleoperation of the scene's `teleop` targets (issue 19). A checkable teleop mode
 // (the viewport's gizmo on the active end effector, the keyboard layout, the gamepad and the
 // SpaceMouse feed the robot), the active end effector with its target-versus-actual pose error,
-// a slider and open/close buttons per gripper or synergy, the devices' speed scales, the input
+// a slider and open/close buttons per gripper or synergy, a speed scale on the devices, the input
 // latency, and recording (from the initial state) and replay of sessions. The devices' status
 // lines come from the host (TeleopStation), which owns the devices.
 #pragma once
@@ -35,9 +35,8 @@ class TeleopPanel : public QDockWidget {
   int active_target() const;
   /// Selects the active end effector by target index (ignored when it is not one).
   void SetActiveTarget(int target);
-  /// Speed scales of the rate devices (keyboard, gamepad, SpaceMouse) [m/s], [rad/s].
-  double linear_speed() const;
-  double angular_speed() const;
+  /// The operator's scale on the rate devices' speeds (keyboard, gamepad, SpaceMouse) [-].
+  double speed_scale() const;
 
   /// Shows the targets, errors, latency and recording state of the snapshot.
   void ShowSnapshot(const SimSnapshot& snapshot);
@@ -47,6 +46,7 @@ class TeleopPanel : public QDockWidget {
  signals:
   void TeleopModeToggled(bool on);
   void ActiveTargetChanged(int target);
+  void SpeedScaleChanged(double scale);
   /// A gripper or synergy axis set in the panel: target index, value in [0, 1].
   void AxisRequested(int target, double value);
   void ResetTargetsRequested();
@@ -64,8 +64,7 @@ class TeleopPanel : public QDockWidget {
   QWidget* axes_box_ = nullptr;
   std::vector<QSlider*> axis_sliders_;
   std::vector<int> axis_targets_;
-  QDoubleSpinBox* linear_speed_ = nullptr;
-  QDoubleSpinBox* angular_speed_ = nullptr;
+  QDoubleSpinBox* speed_scale_ = nullptr;
   QLabel* devices_ = nullptr;
   QLabel* latency_ = nullptr;
   QPushButton* record_ = nullptr;
