@@ -5,6 +5,9 @@ seed 000 (digest nsn-and-friction.md sections 13-14):
 allegro_ball.json   a right hand, palm up, squeezes a soft tet-mesh ball lying in its palm, lets
                     go and squeezes again (seed 002 "Allegro Ball": 21 bodies, 427 tets; the
                     ball's material is not given: Y = 50 kPa, nu = 0.45, a foam-like 400 kg/m^3).
+                    The hand hangs on a stiff vertical slide (`lift`) so that an operator can
+                    lift the ball; its `teleop` targets are the palm's height, the fingertips and
+                    the "power" and "pinch" synergies (hand_teleop).
 allegro_grasp.json  four hands (two right, two mirrored left), palm up, each closes around an
                     irregular non-convex object (a star, a ring, a cross, a bone; mu = 0.8,
                     seed 002 "Allegro DexNet") and turns it over by 60 degrees about the forearm
@@ -25,6 +28,7 @@ Standard library only; run from anywhere.
 """
 import json
 import os
+from xml.etree import ElementTree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENES = os.path.join(HERE, "..")
@@ -42,6 +46,10 @@ PALM_FACE = (0.0475, 0.0, 0.011)
 # Allegro finger drives: 3 N m/rad (about 0.1 N m per 2 degrees) squeeze gently; a stiffer hold
 # would crush the soft ball
 HOLD = {"stiffness": 3, "damping": 0.1}
+# the Allegro Ball hand's vertical slide: 1e5 N/m (0.01 mm per N), critically damped for the
+# 1 kg hand and a 0.05 kg ball (2 sqrt(k m) = 650 N s/m)
+LIFT_STIFFNESS = 1e5
+LIFT_DAMPING = 650
 
 
 def close_targets(prefix, flex, thumb=(1.3, 0.6, 0.8, 0.8)):
@@ -76,7 +84,7 @@ def allegro_ball():
     radius = 0.04  # resources/meshes/soft_ball.msh
     objects = [
         {"name": "ground", "type": "plane", "material": "floor"},
-        {"name": "hand", "type": "urdf", "file": RIGHT, "material": "hand",
+        {"name": "hand", "type": "urdf", "file": RIGHT, "fixed_base": False, "material": "hand",
          "position": [0, 0, height], "rpy_deg": PALM_UP, "hold_pose": HOLD,
          "initial_positions": {"joint_12.0": 0.6}},
         {"name": "ball", "type": "tetmesh", "file": "../resources/meshes/soft_ball.msh",
@@ -91,16 +99,58 @@ def allegro_ball():
               {"time": 5.5, "targets": close_targets("*/", 1.45)},
               {"time": 7.0, "targets": close_targets("*/", 1.45)},
               {"time": 8.0, "targets": release}]
-    return scene(
+    # the hand hangs on a vertical slide (the operator's lift, see hand_teleop): a stiff drive
+    # whose target carries the hand's weight, so the scripted scene's palm stays where the welded
+    # base held it (static offset 0 at rest, 0.01 mm per N of load)
+    lift = {"name": "lift", "type": "prismatic", "parent": "world", "child": "hand",
+            "anchor": [0, 0, height], "axis": [0, 0, 1], "limits": [-0.05, 0.15],
+            "drive": {"stiffness": LIFT_STIFFNESS, "damping": LIFT_DAMPING,
+                      "target_position": round(urdf_mass(RIGHT) * G / LIFT_STIFFNESS, 8)}}
+    out = scene(
         "Allegro ball",
         "An Allegro hand squeezes a soft tet-mesh ball in its palm, twice (seed 002 Table 2)",
-        objects, [], script,
+        objects, [lift], script,
         {"target": [0.03, 0, 0.3], "distance": 0.45, "yaw_deg": -130, "pitch_deg": 35,
          "fov_deg": 45},
         {"floor": {"friction": 0.8, "color": [0.45, 0.47, 0.50]},
          "hand": {"friction": 0.8, "color": [0.15, 0.15, 0.16]},
          "foam": {"friction": 0.8, "density": 400, "color": [0.95, 0.55, 0.10]}},
         solver=(6, 50))
+    out["teleop"] = hand_teleop("hand/")
+    return out
+
+
+def urdf_mass(urdf):
+    """Total mass of a robot file's links [kg]."""
+    root = ElementTree.parse(os.path.join(SCENES, urdf)).getroot()
+    return sum(float(link.find("inertial/mass").get("value")) for link in root.findall("link")
+               if link.find("inertial") is not None)
+
+
+def hand_teleop(prefix):
+    """The operator's targets on an Allegro hand: the palm's height on its slide (position
+    only: the slide is the chain's one joint), each fingertip's position through its finger's
+    four joints (position only: three coordinates for four joints leave the IK a null space),
+    and two synergies on one axis each: "power" closes every finger as the scripted squeeze,
+    "pinch" brings the thumb and index tips together. Synergies come after the fingertips: a
+    commanded synergy's joint targets replace the fingertip IK's (TeleopController writes the
+    targets in this order)."""
+    targets = [{"name": "palm", "type": "end_effector", "link": prefix + "palm_link",
+                "orientation_weight": 0, "max_joint_speed": 0.2}]
+    for finger, tip in (("index", "link_3.0_tip"), ("middle", "link_7.0_tip"),
+                        ("ring", "link_11.0_tip"), ("thumb", "link_15.0_tip")):
+        targets.append({"name": finger, "type": "end_effector", "link": prefix + tip,
+                        "base": prefix + "palm_link", "orientation_weight": 0})
+    opened = open_targets(prefix)
+    closed = close_targets(prefix, 1.3)
+    targets.append({"name": "power", "type": "synergy",
+                    "joints": {j: [opened[j], closed[j]] for j in sorted(closed)}})
+    pinch = {prefix + "joint_1.0": [0.0, 0.6], prefix + "joint_2.0": [0.0, 0.7],
+             prefix + "joint_3.0": [0.0, 0.7], prefix + "joint_12.0": [0.6, 1.35],
+             prefix + "joint_13.0": [0.0, 0.5], prefix + "joint_14.0": [0.0, 0.6],
+             prefix + "joint_15.0": [0.0, 0.7]}
+    targets.append({"name": "pinch", "type": "synergy", "joints": pinch})
+    return targets
 
 
 def compound(kind):

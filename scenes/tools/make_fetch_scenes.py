@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes scenes/fetch_tomato.json and scenes/fetch_beam.json: our Fetch
 (resources/robots/fetch) on scripted pick-and-place and insertion tasks, seed 002 Table 2
-("Fetch Tomato", "Fetch Beam"; digest nsn-and-friction.md sections 13-14).
+("Fetch Tomato", "Fetch Beam"; digest nsn-and-friction.md sections 13-14), and
+scenes/fetch_teleop.json: the Fetch on a mobile base before a shelf, for an operator (no script).
+fetch_tomato and fetch_teleop declare `teleop` targets (arm_and_gripper_teleop; fetch_teleop a
+`base` target too).
 
 Both scenes put the Fetch at the origin facing +x, in front of a table whose top is at 0.72 m.
 The arm is held by stiff joint drives (hold_pose) and moved by the scene script: tool-centre-point
@@ -107,6 +110,19 @@ class Script:
         if interpolation:
             key["interpolation"] = interpolation
         self.keys.append(key)
+
+
+def arm_and_gripper_teleop(start, closed=0.0):
+    """The operator's targets on the Fetch: the gripper link's pose through the seven arm joints
+    (the chain starts at the torso, which keeps its drive target), with the start posture as the
+    IK's null-space goal (elbow up, as the script's postures), and the two fingers on one axis
+    from OPEN to `closed` [m] each."""
+    arm = {"name": "arm", "type": "end_effector", "link": "fetch/gripper_link",
+           "base": "fetch/torso_lift_link", "rest_posture": arm_at(start)}
+    gripper = {"name": "gripper", "type": "gripper",
+               "joints": {"fetch/l_gripper_finger_joint": [OPEN, closed],
+                          "fetch/r_gripper_finger_joint": [OPEN, closed]}}
+    return [arm, gripper]
 
 
 # --- the mechanical scale ------------------------------------------------------------------------
@@ -255,6 +271,7 @@ def fetch_tomato():
         "objects": objects,
         "joints": scale_joints,
         "script": script.keys,
+        "teleop": arm_and_gripper_teleop(start),
     }
 
 
@@ -338,6 +355,85 @@ def fetch_beam():
     }
 
 
+# --- the mobile Fetch ----------------------------------------------------------------------------
+
+SHELF_X = 1.40  # front edge of the shelf [m]
+SHELF_BOARD = 0.75  # top of the pick board [m]
+BASE_HOVER = 0.005  # the base's height above the floor: the planar joints carry it [m]
+
+
+def fetch_teleop():
+    """Fetch on a planar base (x, y slides and a yaw turn between the world and its base_link,
+    through two collision-free carriage bodies: the scene format's 1-DoF joints in series) in
+    front of a shelf with three things to pick; every motion is the operator's."""
+    start = (0.55, 0.0, 1.0)
+    robot = fetch_object(start, 1000)
+    robot.update({"fixed_base": False, "position": [0, 0, BASE_HOVER]})
+    # the base's hover keeps the wheels off the floor; they stay held by hold_pose
+    carriage = {"type": "box", "size": [0.1, 0.1, 0.1], "mass": 5.0, "material": "fetch",
+                "collides_with": []}
+    objects = [{"name": "ground", "type": "plane", "material": "floor"}, robot,
+               dict(carriage, name="base_carriage_x", position=[0, 0, 0.15]),
+               dict(carriage, name="base_carriage_y", position=[0, 0, 0.15])]
+    # the shelf: two boards between two sides and a back, 0.4 m deep, 0.9 m wide
+    depth, width, board = 0.40, 0.90, 0.03
+    top = 1.40
+    shelf = []
+    for z in (0.35, SHELF_BOARD, top):
+        shelf.append({"type": "box", "size": [depth, width, board],
+                      "position": [depth / 2, 0, z - board / 2]})
+    for y in (-1, 1):
+        shelf.append({"type": "box", "size": [depth, 0.03, top],
+                      "position": [depth / 2, y * (width / 2 + 0.015), top / 2]})
+    shelf.append({"type": "box", "size": [0.03, width, top],
+                  "position": [depth + 0.015, 0, top / 2]})
+    objects.append({"name": "shelf", "type": "compound", "fixed": True, "material": "shelf",
+                    "position": [SHELF_X, 0, 0], "shapes": shelf})
+    # things to pick, 10 cm behind the front edge: a few hundred grams each, 5-6 cm across the
+    # fingers' 10 cm opening
+    item_x = SHELF_X + 0.10
+    objects += [
+        {"name": "red_box", "type": "box", "material": "item", "color": [0.85, 0.2, 0.15],
+         "size": [0.05, 0.05, 0.10], "mass": 0.3, "position": [item_x, 0.20, SHELF_BOARD + 0.05]},
+        {"name": "can", "type": "cylinder", "material": "item", "color": [0.2, 0.5, 0.85],
+         "radius": 0.03, "length": 0.11, "mass": 0.25,
+         "position": [item_x, 0.0, SHELF_BOARD + 0.055]},
+        {"name": "green_box", "type": "box", "material": "item", "color": [0.25, 0.7, 0.3],
+         "size": [0.05, 0.06, 0.08], "mass": 0.2, "position": [item_x, -0.20, SHELF_BOARD + 0.04]}]
+    z = BASE_HOVER + 0.15
+    joints = [
+        # the base: ~125 kg on stiff, damped drives; the teleop base target writes their
+        # position and velocity targets (velocity feed-forward, so the damping does not drag)
+        {"name": "base_x", "type": "prismatic", "parent": "world", "child": "base_carriage_x",
+         "anchor": [0, 0, z], "axis": [1, 0, 0],
+         "drive": {"stiffness": 1e5, "damping": 2e4}},
+        {"name": "base_y", "type": "prismatic", "parent": "base_carriage_x",
+         "child": "base_carriage_y", "anchor": [0, 0, z], "axis": [0, 1, 0],
+         "drive": {"stiffness": 1e5, "damping": 2e4}},
+        {"name": "base_yaw", "type": "continuous", "parent": "base_carriage_y", "child": "fetch",
+         "anchor": [0, 0, z], "axis": [0, 0, 1], "drive": {"stiffness": 2e4, "damping": 5e3}}]
+    teleop = [{"name": "base", "type": "base", "x_joint": "base_x", "y_joint": "base_y",
+               "yaw_joint": "base_yaw", "max_linear_speed": 0.5, "max_angular_speed": 1.0}]
+    teleop += arm_and_gripper_teleop(start)
+    return {
+        "name": "Fetch teleop",
+        "description": "Fetch on a mobile base in front of a shelf with three things to pick, "
+                       "steered by an operator (base, arm end effector, gripper)",
+        "up": "z",
+        "gravity": [0, 0, -G],
+        "solver": {"name": "nsn", "dt": DT, "newton_iterations": 4, "linear_iterations": 50},
+        "camera": {"target": [0.8, 0.0, 0.8], "distance": 2.8, "yaw_deg": -60,
+                   "pitch_deg": 25, "fov_deg": 45},
+        "materials": dict(common_materials(), **{
+            "shelf": {"friction": 0.5, "color": [0.62, 0.50, 0.36]},
+            # graspable: 2 x 0.8 x (1000 N/m x 25 mm) holds 40 N, the things weigh 2-3 N
+            "item": {"friction": 0.8, "color": [0.8, 0.8, 0.8]}}),
+        "objects": objects,
+        "joints": joints,
+        "teleop": teleop,
+    }
+
+
 def rigid_tomato_variant(scene):
     """fetch_tomato with the tet tomato replaced by a rigid ball of its mass, paths from
     tests/data."""
@@ -355,7 +451,8 @@ def rigid_tomato_variant(scene):
 
 
 def main():
-    for name, build in (("fetch_tomato", fetch_tomato), ("fetch_beam", fetch_beam)):
+    for name, build in (("fetch_tomato", fetch_tomato), ("fetch_beam", fetch_beam),
+                        ("fetch_teleop", fetch_teleop)):
         with open(os.path.join(SCENES, name + ".json"), "w") as out:
             json.dump(build(), out, indent=1)
             out.write("\n")
