@@ -53,6 +53,10 @@ class TeleopController {
   /// Whether the end effector has a pose target yet (before its first Apply or a
   /// SetPoseTarget it has none and holds the current pose).
   bool HasPoseTarget(int target) const { return arms_[target] && arms_[target]->has_target; }
+  /// The end effector's kinematic chain, or nullptr for other target types.
+  const KinematicChain* Chain(int target) const {
+    return arms_[target] ? &arms_[target]->ik.chain() : nullptr;
+  }
   /// The last IK step of an end effector (errors, damping), or nullptr.
   const IkResult* LastIkResult(int target) const;
   const std::vector<std::string>& chain_errors() const { return chain_errors_; }

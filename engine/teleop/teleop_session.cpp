@@ -65,7 +65,8 @@ TeleopSession::TeleopSession(const Model& model)
       linear_rate_(targets_.size(), Vec3::Zero()),
       angular_rate_(targets_.size(), Vec3::Zero()),
       axis_rate_(targets_.size(), 0),
-      axes_(targets_.size(), kNaN) {}
+      axes_(targets_.size(), kNaN),
+      X_BaseT_(targets_.size()) {}
 
 
 void TeleopSession::Reset(const Model& model, const State& state) {
@@ -76,6 +77,7 @@ void TeleopSession::Reset(const Model& model, const State& state) {
   std::fill(angular_rate_.begin(), angular_rate_.end(), Vec3::Zero());
   std::fill(axis_rate_.begin(), axis_rate_.end(), 0);
   std::fill(axes_.begin(), axes_.end(), kNaN);
+  std::fill(X_BaseT_.begin(), X_BaseT_.end(), std::nullopt);
   engaged_ = false;
 }
 
@@ -85,6 +87,11 @@ void TeleopSession::Submit(const TeleopAction& action) { queue_.push_back(action
 
 void TeleopSession::Apply(const Model& model, const State& state, Real dt, Control* control) {
   applied_.clear();
+  // targets fixed in a moving chain base follow it (see the file comment)
+  for (int t = 0; t < target_count(); ++t) {
+    if (!X_BaseT_[t]) continue;
+    controller_.SetPoseTarget(t, ChainBasePose(*controller_.Chain(t), state) * *X_BaseT_[t]);
+  }
   for (const TeleopAction& action : queue_) {
     const bool valid = action.target < target_count() &&
                        (action.target >= 0 || action.kind == TeleopActionKind::kReset);
@@ -126,6 +133,13 @@ void TeleopSession::Apply(const Model& model, const State& state, Real dt, Contr
     }
   }
   controller_.Apply(model, state, dt, control);
+  for (int t = 0; t < target_count(); ++t) {
+    const KinematicChain* chain = controller_.Chain(t);
+    if (chain == nullptr || chain->base_body == kWorldBody || !controller_.HasPoseTarget(t)) {
+      continue;
+    }
+    X_BaseT_[t] = ChainBasePose(*chain, state).Inverse() * *controller_.PoseTarget(t);
+  }
 }
 
 

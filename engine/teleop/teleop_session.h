@@ -10,8 +10,13 @@
 // Rate-driven end-effector targets never lead the end effector by more than `kMaxLead`: holding a
 // key towards a wall or out of reach does not wind the target up, and reversing moves the arm back
 // at once.
+//
+// An end effector whose chain starts at a body (e.g. Fetch's torso link) keeps its pose target
+// fixed in that body's frame between actions: the target rides along when a mobile base drives,
+// as an operator holding the arm still expects. Actions still speak world poses and twists.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "engine/model/model.h"
@@ -74,6 +79,8 @@ class TeleopSession {
   std::vector<Vec3> angular_rate_;  // end effector
   std::vector<Real> axis_rate_;     // gripper, synergy [1/s]
   std::vector<Real> axes_;          // in effect, NaN: not commanded
+  // end effectors on a moving chain base: the pose target in the base's frame, once known
+  std::vector<std::optional<Pose>> X_BaseT_;
   bool engaged_ = false;
 };
 

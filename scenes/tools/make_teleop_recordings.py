@@ -107,16 +107,14 @@ def allegro_ball_lift():
 
 
 def fetch_teleop_pick():
-    """Drive the base 0.85 m to the shelf on the stick, the arm's target carried along by a
-    twist of the same speed, then pick the can from above and lift it 12 cm."""
+    """Drive the base 0.85 m to the shelf on the stick (the arm's target rides along with the
+    torso it is fixed in), then pick the can from above and lift it 12 cm."""
     rec = Recording("fetch_teleop.json", 8.0)
     speed, drive = 0.4, 0.85  # [m/s], [m]
     stop = drive / speed
     rec.add(0.0, "set_axis", "gripper", value=0.0)
     rec.add(0.0, "base_velocity", "base", linear=[speed, 0, 0])
-    rec.add(0.0, "pose_velocity", "arm", linear=[speed, 0, 0], angular=[0, 0, 0])
     rec.add(stop, "base_velocity", "base", linear=[0, 0, 0])
-    rec.add(stop, "pose_velocity", "arm", linear=[0, 0, 0], angular=[0, 0, 0])
     can_x, can_top = fetch.SHELF_X + 0.10, fetch.SHELF_BOARD + 0.11
     start = (drive + 0.55, 0.0, 1.0)
     above = (can_x, 0.0, can_top + 0.10)

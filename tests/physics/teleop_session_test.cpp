@@ -5,7 +5,9 @@
 //     follows; a twist into the unreachable leaves the target at most kMaxLead ahead;
 //   - an axis rate closes the gripper at its rate and clamps at closed;
 //   - the same actions at the same steps give the same state bit for bit; a different one does
-//     not (the replay guarantee of recordings).
+//     not (the replay guarantee of recordings);
+//   - on the mobile Fetch (scenes/fetch_teleop.json) the arm's target rides with the torso it is
+//     fixed in: driving the base carries the gripper along, the arm's joints keep still.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -172,6 +174,46 @@ TEST(TeleopSessionTest, TheSameActionsAtTheSameStepsGiveTheSameStateBitForBit) {
   const std::uint64_t first = run(0.04);
   EXPECT_EQ(run(0.04), first);
   EXPECT_NE(run(0.0400001), first);
+}
+
+TEST(TeleopSessionTest, TheArmsTargetRidesWithTheMobileBase) {
+  Expected<io::Scene> scene =
+      io::LoadScene(std::string(SIM_SOURCE_DIR) + "/scenes/fetch_teleop.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  auto created = Simulation::Create(scene->model, scene->initial_state, "nsn");
+  ASSERT_TRUE(created.ok());
+  Simulation& sim = *created.value();
+  const Model& model = sim.model();
+  int arm = -1, base = -1;
+  for (int t = 0; t < sim.teleop()->target_count(); ++t) {
+    if (sim.teleop()->target(t).name == "arm") arm = t;
+    if (sim.teleop()->target(t).name == "base") base = t;
+  }
+  ASSERT_GE(arm, 0);
+  ASSERT_GE(base, 0);
+  const int elbow = model.FindJoint("fetch/elbow_flex_joint");
+  const int x_joint = model.FindJoint("base_x");
+  ASSERT_GE(elbow, 0);
+  ASSERT_GE(x_joint, 0);
+  StepFor(&sim, 0.2);
+  const Vec3 gripper0 = sim.teleop()->controller().EndEffectorPose(arm, sim.state())->p;
+  const Real elbow0 = JointCoordinate(model, sim.state(), elbow);
+  const Real x0 = JointCoordinate(model, sim.state(), x_joint);
+  TeleopAction drive;
+  drive.kind = TeleopActionKind::kBaseVelocity;
+  drive.target = base;
+  drive.linear = Vec3(0.3, 0, 0);  // 0.3 m/s forward for 1 s
+  sim.teleop()->Submit(drive);
+  StepFor(&sim, 1.0);
+  drive.linear.setZero();
+  sim.teleop()->Submit(drive);
+  StepFor(&sim, 1.0);
+  const Real driven = JointCoordinate(model, sim.state(), x_joint) - x0;
+  const Vec3 gripper1 = sim.teleop()->controller().EndEffectorPose(arm, sim.state())->p;
+  EXPECT_NEAR(driven, 0.3, 0.01);  // the base's drive tracks the integrated target
+  // the gripper moved with the base (within the arm's settling, a few mm), the elbow kept still
+  EXPECT_NEAR((gripper1 - gripper0 - Vec3(driven, 0, 0)).norm(), 0, 5e-3);
+  EXPECT_NEAR(JointCoordinate(model, sim.state(), elbow), elbow0, 0.01);
 }
 
 }  // namespace
