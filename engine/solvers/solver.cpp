@@ -51,7 +51,7 @@ std::string StepStatusString(std::uint32_t status) {
 
 void StepReport::Reset() {
   status = kStepOk;
-  collision_ms = assembly_ms = solve_ms = integrate_ms = total_ms = 0;
+  collision_ms = assembly_ms = solve_ms = integrate_ms = total_ms = control_ms = 0;
   contact_count = active_contact_count = 0;
   bilateral_rows = unilateral_rows = friction_rows = element_rows = 0;
   outer_iterations = inner_iterations = 0;

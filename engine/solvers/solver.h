@@ -98,6 +98,9 @@ struct StepReport {
   double solve_ms = 0;
   double integrate_ms = 0;
   double total_ms = 0;
+  /// the control stage before the step (Simulation::Step: teleop actions and IK, or the joint
+  /// script), not in total_ms
+  double control_ms = 0;
 
   // counts
   int contact_count = 0;

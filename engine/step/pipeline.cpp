@@ -119,12 +119,16 @@ Expected<std::unique_ptr<Simulation>> Simulation::Create(std::shared_ptr<const M
 const StepReport& Simulation::Step() {
   // control: the operator's targets once engaged, else the scripted joint targets at the end of
   // the step (the drives are implicit: they act at t + dt)
+  const Stopwatch control_watch;
   const Real dt = model_->options.solver.dt;
   if (teleop_) teleop_->Apply(*model_, state_, dt, &control_);
   if (!(teleop_ && teleop_->engaged()) && !model_->joint_script.empty()) {
     ApplyJointScript(*model_, state_.time + dt, &control_);
   }
-  return StepOnce(*model_, *solver_, control_, &state_, &workspace_);
+  const double control_ms = control_watch.ElapsedMs();
+  StepOnce(*model_, *solver_, control_, &state_, &workspace_);
+  workspace_.report.control_ms = control_ms;
+  return workspace_.report;
 }
 
 
