@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli/replay_command.h"
 #include "app/cli/simulate_commands.h"
 #include "engine/io/default_scene.h"
 #include "engine/io/file_check.h"
@@ -231,6 +232,21 @@ int main(int argc, char** argv) {
   render->add_option("--view", render_command.view, "shaded, strain, contacts or structure")
       ->check(CLI::IsMember({"shaded", "strain", "contacts", "structure"}));
 
+  // replay: a teleop recording, checked against its recorded final state
+  sim::cli::ReplayCommandOptions replay_options;
+  CLI::App* replay = app.add_subcommand(
+      "replay", "replay a teleop recording and check its final state hash; export demonstrations");
+  replay->add_option("recording", replay_options.recording, "teleop recording (.teleop.json)")
+      ->required();
+  replay->add_option("--steps", replay_options.steps, "number of steps (default: the recording's)")
+      ->check(CLI::Range(1, kMaxCount));
+  replay->add_option("--record", replay_options.record,
+                     "write the recording with this run's state hashes and steps here");
+  replay->add_option("--hdf5", replay_options.hdf5,
+                     "write the replay as a robomimic-style HDF5 demonstration here");
+  replay->add_option("--contacts", replay_options.contacts,
+                     "write every step's contacts with their friction cones and forces (CSV) here");
+
   std::vector<std::string> check_files;
   CLI::App* check = app.add_subcommand("check", "validate scene, URDF or mesh files");
   check->add_option("files", check_files, "files to check")->required();
@@ -266,6 +282,7 @@ int main(int argc, char** argv) {
     return sim::cli::RunSimulation(run_options);
   }
   if (*compare) return sim::cli::RunCompare(compare_options);
+  if (*replay) return sim::cli::RunReplay(replay_options);
   if (*bench) return sim::cli::RunBench(bench_options);
   return kExitUsage;
 }

@@ -25,24 +25,6 @@ namespace {
 constexpr Real kGravity = 9.81;
 constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
 
-// `text` as a JSON string literal
-std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char code[8];
-      std::snprintf(code, sizeof(code), "\\u%04x", c);
-      out += code;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 struct Bounds {
   Vec3 lower = Vec3::Constant(kInfinity);
   Vec3 upper = Vec3::Constant(-kInfinity);

@@ -16,6 +16,7 @@
 #include "engine/geometry/visual_mesh_builder.h"
 #include "engine/io/mesh_loader.h"
 #include "engine/io/scene_file.h"
+#include "engine/io/teleop_recording_file.h"
 #include "engine/io/tet_mesh_loader.h"
 #include "engine/io/text_file.h"
 #include "engine/io/text_util.h"
@@ -130,6 +131,21 @@ Diagnostics CheckFile(const std::string& path, CheckSummary* summary) {
   Diagnostics diagnostics = CheckInputFile(path, "input");
   if (diagnostics.has_errors()) return diagnostics;
   const std::string ext = LowerExtension(path);
+  // a teleop recording: the file alone (`contact-sim replay` runs it against its scene)
+  if (path.ends_with(".teleop.json")) {
+    Expected<TeleopRecordingFile> file = ReadTeleopRecording(path);
+    if (file.ok()) {
+      const TeleopRecording& recording = file->recording;
+      summary->kind = "teleop recording";
+      summary->details =
+          "scene '" + recording.scene_path + "', " + std::to_string(recording.actions.size()) +
+          " actions on " +
+          (recording.target_names.empty() ? std::string("no targets")
+                                          : Join(recording.target_names)) +
+          (recording.steps > 0 ? ", " + std::to_string(recording.steps) + " steps" : std::string());
+    }
+    return file.diagnostics();
+  }
   if (ext == ".json") {
     Expected<Scene> scene = LoadScene(path);
     if (scene.ok()) {

@@ -1,5 +1,6 @@
 // Small text helpers shared by the file readers and their messages: a path's extension for
-// format dispatch, "a, b, c" lists, whole-token number parsing and number formatting.
+// format dispatch, "a, b, c" lists, whole-token number parsing, number formatting and JSON
+// strings.
 #pragma once
 
 #include <initializer_list>
@@ -20,6 +21,14 @@ std::string Join(std::initializer_list<const char*> words);
 
 /// A number as `std::ostream` writes it (shortest of fixed/scientific, 6 digits), for messages.
 std::string FormatNumber(double value);
+
+/// The shortest text that reads back to the same double (std::to_chars), for files whose numbers
+/// must round-trip bit for bit ("0.1", "1e-300", "-0.0", "inf" and "nan" for non-finite values).
+std::string ExactNumber(double value);
+
+/// `text` as a JSON string literal: quoted, with quotes, backslashes and control characters
+/// escaped (UTF-8 passes through).
+std::string JsonString(std::string_view text);
 
 /// The whole token as an integer (an optional leading '+'); false on anything else.
 bool ParseInt(std::string_view token, long long* out);

@@ -64,6 +64,7 @@ class Simulation {
   const Contacts& contacts() const { return workspace_.contacts; }
   const StepReport& report() const { return workspace_.report; }
   Solver& solver() { return *solver_; }
+  const Solver& solver() const { return *solver_; }
 
  private:
   Simulation() = default;

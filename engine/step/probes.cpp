@@ -6,8 +6,15 @@ namespace sim {
 
 namespace {
 
-// rate of joint j's coordinate: a·(ω_C − ω_P) about a revolute axis; along a prismatic axis the
-// relative velocity of the two joint-frame origins plus the turning of the parent's axis,
+void Write(const Vec3& v, Real* values) {
+  for (int k = 0; k < 3; ++k) values[k] = v[k];
+}
+
+}  // namespace
+
+
+// a·(ω_C − ω_P) about a revolute axis; along a prismatic axis the relative velocity of the two
+// joint-frame origins plus the turning of the parent's axis,
 // d/dt[(p_Jc − p_Jp)·a_P] = (v_Jc − v_Jp)·a_P + (ω_P × a_P)·(p_Jc − p_Jp)
 Real JointRate(const Model& model, const State& state, int j) {
   const int parent = model.joint_parent[j];
@@ -30,12 +37,6 @@ Real JointRate(const Model& model, const State& state, int j) {
   }
   return 0;
 }
-
-void Write(const Vec3& v, Real* values) {
-  for (int k = 0; k < 3; ++k) values[k] = v[k];
-}
-
-}  // namespace
 
 
 void EvaluateProbe(const Model& model, const State& state, int p, Real* values) {

@@ -16,6 +16,10 @@ namespace sim {
 /// joint axis of the child relative to the parent at the joint frame).
 void EvaluateProbe(const Model& model, const State& state, int p, Real* values);
 
+/// The rate of joint `j`'s coordinate at `state` [rad/s or m/s]: the child's velocity relative
+/// to the parent about/along the joint axis (0 for joints without a coordinate).
+Real JointRate(const Model& model, const State& state, int j);
+
 /// Every probe of a model sampled once per recorded state.
 struct ProbeLog {
   std::vector<Real> time;                  ///< [s], one per sample
