@@ -176,14 +176,25 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "logical pixels, that grabs the gizmo's handle under (X0, Y0) (pressed at 10 % of the "
       "frames, moved over the next 10 %, released two frames later).",
       "X0,Y0,X1,Y1");
+  const QCommandLineOption record_teleop_option(
+      "record-teleop",
+      "With --frames: record the teleop session from the first frame (the scene reset to its "
+      "initial state) and write it to FILE at the end (docs/teleop-recording.md).",
+      "FILE");
+  const QCommandLineOption replay_option(
+      "replay",
+      "Replay a teleop recording: opens its scene and runs it to the end, where the final "
+      "state hash is compared; with --frames the run ends once the replay has.",
+      "FILE");
   const QCommandLineOption save_paint_option(
       "save-paint", "With --paint: save the painted fields beside the scene after the stroke.");
-  parser.addOptions({compare_option,     panels_option,       frames_option,      screenshot_option,
-                     exit_option,        drag_option,         keys_option,        open_after_option,
-                     cancel_load_option, validation_option,   size_option,        view_option,
-                     keys_every_option,  pause_after_option,  memory_log_option,  paint_option,
-                     paint_tool_option,  paint_radius_option, paint_angle_option, save_paint_option,
-                     teleop_option,      teleop_drag_option});
+  parser.addOptions(
+      {compare_option,     panels_option,       frames_option,        screenshot_option,
+       exit_option,        drag_option,         keys_option,          open_after_option,
+       cancel_load_option, validation_option,   size_option,          view_option,
+       keys_every_option,  pause_after_option,  memory_log_option,    paint_option,
+       paint_tool_option,  paint_radius_option, paint_angle_option,   save_paint_option,
+       teleop_option,      teleop_drag_option,  record_teleop_option, replay_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -232,6 +243,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     options.script.gizmo = option == &teleop_drag_option;
   }
   options.script.teleop = parser.isSet(teleop_option) || options.script.gizmo;
+  options.script.record_teleop = parser.value(record_teleop_option);
+  options.script.replay = parser.value(replay_option);
   options.script.save_paint = parser.isSet(save_paint_option);
   if (options.script.save_paint && !options.script.paint) {
     std::cerr << "contact-studio: error: --save-paint needs --paint" << std::endl;
@@ -305,7 +318,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   options.scripted = parser.isSet(frames_option) || parser.isSet(screenshot_option) ||
                      options.script.exit || options.script.drag ||
                      !options.script.open_after.isEmpty() || !options.script.keys.isEmpty() ||
-                     options.script.pause_after > 0 || options.script.memory_log_every > 0;
+                     options.script.pause_after > 0 || options.script.memory_log_every > 0 ||
+                     !options.script.record_teleop.isEmpty() || !options.script.replay.isEmpty();
   if (options.scripted && options.script.frames == 0) options.script.frames = kDefaultScriptFrames;
   options.validation = parser.isSet(validation_option);
   if (parser.isSet(size_option)) {

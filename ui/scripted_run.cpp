@@ -9,6 +9,8 @@
 #include <utility>
 
 #include <QApplication>
+#include <QCoreApplication>
+#include <QEventLoop>
 #include <QKeySequence>
 #include <QLabel>
 #include <QProgressBar>
@@ -88,7 +90,8 @@ void ScriptedRun::OnFrameRendered(quint64 count) {
   }
   if (!options_.cancel_load_screenshot.isEmpty()) CancelLoadWhenShown();
   // the frames are done once a load the script started has ended too
-  if (count < target_frame_ || (opened_after_ && window_->scene_loader()->loading())) {
+  if (count < target_frame_ || (opened_after_ && window_->scene_loader()->loading()) ||
+      !ReplayOver()) {
     PlayScript(frame);
     return;
   }
@@ -102,6 +105,14 @@ void ScriptedRun::PlayScript(quint64 frame) {
   if (options_.teleop && !teleop_on_) {
     teleop_on_ = true;
     window_->teleop()->SetTeleopMode(true);
+  }
+  if (!options_.record_teleop.isEmpty() && !recording_started_) {
+    recording_started_ = true;
+    window_->teleop()->StartRecording();
+  }
+  if (!options_.replay.isEmpty() && !replay_started_) {
+    replay_started_ = true;
+    if (!window_->teleop()->Replay(options_.replay)) load_failed_ = true;
   }
   if (options_.drag && !drag_released_) {
     // press at 10 %, move over the next 10 %, release 5 frames before the end (a paint stroke:
@@ -259,6 +270,7 @@ void ScriptedRun::PrintSummary() const {
     std::cout << "teleop latency: last " << s.teleop.latency_last_ms << " ms, mean "
               << s.teleop.latency_mean_ms << " ms, max " << s.teleop.latency_max_ms << " ms, steps "
               << s.teleop.latency_max_steps << ", samples " << s.teleop.latency_samples << "\n";
+    if (!s.teleop.message.empty()) std::cout << "teleop status: " << s.teleop.message << "\n";
   }
   const DiagnosticsPanel& diagnostics = *window_->diagnostics_panel();
   std::cout << "diagnostics: " << diagnostics.error_count() << " errors, "
@@ -280,6 +292,26 @@ void ScriptedRun::OnStalled() {
 }
 
 
+bool ScriptedRun::ReplayOver() const {
+  if (options_.replay.isEmpty()) return true;
+  if (!replay_started_ || load_failed_) return replay_started_;
+  const TeleopStatus& teleop = window_->simulation()->latest()->teleop;
+  return !teleop.replaying && teleop.message.rfind("replay", 0) == 0 &&
+         teleop.message != "replaying";
+}
+
+
+void ScriptedRun::SaveRecording() {
+  window_->teleop()->StopRecording(options_.record_teleop);
+  // the worker writes the file between steps: wait for its status to say so (10 s at most)
+  QElapsedTimer waited;
+  waited.start();
+  while (waited.elapsed() < 10000 && window_->simulation()->latest()->teleop.recording) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
+}
+
+
 void ScriptedRun::Act() {
   done_ = true;
   stall_timer_.stop();
@@ -287,6 +319,7 @@ void ScriptedRun::Act() {
     QTest::mouseRelease(window_->viewport(), Qt::LeftButton, Qt::NoModifier,
                         options_.drag_to.toPoint());
   }
+  if (recording_started_) SaveRecording();
   PrintSummary();
   int exit_code = load_failed_ || window_->render_failed() ? 1 : 0;
   if (!options_.screenshot.isEmpty()) {

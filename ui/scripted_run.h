@@ -19,6 +19,7 @@
 //   load widgets: hidden|visible
 //   teleop NAME target X Y Z actual X Y Z error E mm   (lane 0's end effectors, teleop scenes)
 //   teleop latency: last L ms, mean M ms, max X ms, steps S, samples N
+//   teleop status: MESSAGE          (the last record/replay outcome, e.g. the replay's hash)
 #pragma once
 
 #include <vector>
@@ -53,6 +54,12 @@ struct ScriptedRunOptions {
   bool gizmo = false;
   /// teleop mode on from the first frame (the teleop panel's first end effector)
   bool teleop = false;
+  /// non-empty: record the teleop session from the first frame (the scene reset to its initial
+  /// state) and write it here at the end
+  QString record_teleop;
+  /// non-empty: replay this recording (its scene opened) from the first frame; the run ends
+  /// once the replay has, and not before the frames are done
+  QString replay;
   QString open_after;  ///< file to open at half the frames; empty: none
   /// non-empty: once the `open_after` load shows a progress value, save the window here and click
   /// the Cancel button
@@ -89,6 +96,10 @@ class ScriptedRun : public QObject {
   void CancelLoadWhenShown();
   void LogMemory(quint64 frame) const;
   void PrintSummary() const;
+  // the replay (--replay) has run to its end, or cannot
+  bool ReplayOver() const;
+  // stops the recording (--record-teleop) and waits for the worker to write it
+  void SaveRecording();
 
   MainWindow* window_;
   ScriptedRunOptions options_;
@@ -106,6 +117,8 @@ class ScriptedRun : public QObject {
   bool keys_pressed_ = false;
   bool paused_ = false;
   bool teleop_on_ = false;
+  bool recording_started_ = false;
+  bool replay_started_ = false;
   QElapsedTimer frame_clock_;
   std::vector<double> frame_ms_;  // intervals between rendered frames after the load
 };

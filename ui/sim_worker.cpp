@@ -338,14 +338,19 @@ void SimWorker::Apply(const SimCommand& command) {
     void operator()(const command::SetTeleopMode& c) { w->teleop_.SetMode(c.on, c.active_target); }
     void operator()(const command::StartRecording&) {
       if (w->lanes_.empty()) return;
+      // from the scene as a replay loads it: the panel's joint targets are not in a recording
+      for (auto& lane : w->lanes_)
+        lane->simulation->control() = MakeControl(lane->simulation->model());
       w->ResetLanes();
       w->teleop_.StartRecording(*w->lanes_[0]->simulation, w->scene_path_, w->lane0_overrides_);
     }
     void operator()(const command::StopRecording& c) { w->ApplyRecordingStop(c.path); }
     void operator()(const command::Replay& c) {
       if (w->lanes_.empty()) return;
+      for (auto& lane : w->lanes_)
+        lane->simulation->control() = MakeControl(lane->simulation->model());
       w->ResetLanes();
-      w->teleop_.StartReplay(c.recording, *w->lanes_[0]->simulation);
+      if (!w->teleop_.StartReplay(c.recording, *w->lanes_[0]->simulation)) return;
       w->running_ = true;
       w->Reanchor();
     }
@@ -370,9 +375,10 @@ void SimWorker::ResetLanes() {
 
 void SimWorker::ApplyRecordingStop(const std::string& path) {
   if (lanes_.empty()) return;
-  std::optional<TeleopRecording> recording = teleop_.StopRecording(*lanes_[0]->simulation);
-  if (!recording || path.empty()) return;
-  last_recording_ = std::move(*recording);
+  std::string error;
+  if (!teleop_.StopRecording(*lanes_[0]->simulation, path, &error)) {
+    Report(Severity::kError, "teleop recording: " + error);
+  }
 }
 
 

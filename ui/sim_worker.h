@@ -141,13 +141,16 @@ struct SetTeleopMode {
   bool on = false;
   int active_target = -1;
 };
-/// Resets every lane to its initial state and records the teleop session from there.
+/// Resets every lane to its initial state (and its joint targets to the scene's) and records
+/// the teleop session from there.
 struct StartRecording {};
-/// Stops recording and writes the recording to `path` (empty: discards it).
+/// Stops recording and writes the recording to `path` (empty: discards it); a write that fails
+/// is a diagnostic.
 struct StopRecording {
   std::string path;
 };
-/// Resets every lane and replays `recording` (its scene loaded before), running, and pauses
+/// Resets every lane (joint targets too) and replays `recording` (its scene loaded before),
+/// running, and pauses
 /// at its end with the final state hash compared (TeleopStatus::message).
 struct Replay {
   TeleopRecording recording;
@@ -289,7 +292,6 @@ class SimWorker {
   std::unique_ptr<Drag> drag_;
   StructurePainter painter_;
   TeleopOperator teleop_;
-  std::optional<TeleopRecording> last_recording_;
   std::vector<std::string> lane0_overrides_;  // `--set` assignments lane 0 runs with
   std::string scene_path_;
   std::uint64_t scene_generation_ = 0;

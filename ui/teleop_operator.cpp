@@ -1,9 +1,10 @@
 #include "ui/teleop_operator.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <cmath>
 #include <utility>
 
+#include "engine/io/teleop_recording_file.h"
 #include "engine/kinematics/dls_ik.h"
 #include "engine/step/pipeline.h"
 
@@ -21,11 +22,6 @@ std::array<float, 12> RowMajor(const Pose& X) {
   return out;
 }
 
-std::string Hex(std::uint64_t value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "0x%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
 
 }  // namespace
 
@@ -35,7 +31,7 @@ void TeleopOperator::Reset(const Model& model) {
   latency_samples_ = 0;
   latency_sum_ms_ = latency_last_ms_ = latency_max_ms_ = 0;
   latency_max_steps_ = 0;
-  recording_.reset();
+  recorder_.reset();
   replay_.reset();
   replay_finished_ = false;
   message_.clear();
@@ -45,9 +41,10 @@ void TeleopOperator::Reset(const Model& model) {
 
 void TeleopOperator::OnLanesReset(const Simulation& lane0) {
   queue_.clear();
-  if (recording_) {
-    recording_->actions.clear();
-    recording_->initial_state_hash = StateHash(lane0.state());
+  if (recorder_) {
+    const TeleopRecording& recording = recorder_->recording();
+    recorder_.emplace(lane0, recording.scene_path, recording.overrides);
+    message_ = "recording restarted from the initial state";
   }
   if (replay_) {
     replay_.reset();
@@ -69,47 +66,74 @@ void TeleopOperator::SetMode(bool on, int active_target) {
 }
 
 
-void TeleopOperator::StartRecording(const Simulation& lane0, const std::string& scene_path,
+void TeleopOperator::StartRecording(const Simulation& lane0, const std::string& scene_file,
                                     const std::vector<std::string>& overrides) {
-  TeleopRecording recording;
-  recording.scene_path = scene_path;
-  recording.overrides = overrides;
-  recording.solver = lane0.model().options.solver.name;
-  for (const TeleopTarget& target : lane0.model().teleop_targets) {
-    recording.target_names.push_back(target.name);
-  }
-  recording.initial_state_hash = StateHash(lane0.state());
-  recording_ = std::move(recording);
+  recorder_.emplace(lane0, scene_file, overrides);
+  recorded_scene_ = scene_file;
   message_ = "recording from the initial state";
 }
 
 
-std::optional<TeleopRecording> TeleopOperator::StopRecording(const Simulation& lane0) {
-  if (!recording_) return std::nullopt;
-  TeleopRecording recording = std::move(*recording_);
-  recording_.reset();
-  recording.steps = lane0.state().step;
-  recording.final_state_hash = StateHash(lane0.state());
+bool TeleopOperator::StopRecording(const Simulation& lane0, const std::string& path,
+                                   std::string* error) {
+  if (!recorder_) {
+    *error = "no recording is running";
+    return false;
+  }
+  TeleopRecording recording = recorder_->Finish(lane0);
+  recorder_.reset();
+  if (path.empty()) {
+    message_ = "recording discarded";
+    return true;
+  }
+  recording.scene_path = io::ScenePathFor(recorded_scene_, path);
+  if (!io::WriteTeleopRecording(path, recording, error)) return false;
   message_ = "recorded " + std::to_string(recording.actions.size()) + " actions over " +
-             std::to_string(recording.steps) + " steps";
-  return recording;
+             std::to_string(recording.steps) + " steps to " + path + " (final state " +
+             io::FormatStateHash(recording.final_state_hash) + ")";
+  return true;
 }
 
 
-void TeleopOperator::StartReplay(TeleopRecording recording, const Simulation& lane0) {
+bool TeleopOperator::StartReplay(TeleopRecording recording, const Simulation& lane0) {
   queue_.clear();
-  recording_.reset();
+  recorder_.reset();
+  replay_.reset();
+  // the recording's target indices name its `target_names`: map them onto the scene's
+  const std::vector<TeleopTarget>& targets = lane0.model().teleop_targets;
+  std::vector<int> index(recording.target_names.size(), -1);
+  for (std::size_t n = 0; n < recording.target_names.size(); ++n) {
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+      if (targets[t].name == recording.target_names[n]) index[n] = static_cast<int>(t);
+    }
+    if (index[n] < 0) {
+      message_ = "replay: the scene has no teleop target '" + recording.target_names[n] + "'";
+      return false;
+    }
+  }
+  for (RecordedAction& recorded : recording.actions) {
+    if (recorded.action.target >= 0) recorded.action.target = index[recorded.action.target];
+  }
+  // without a recorded length: one simulated second past the last action (as contact-sim replay)
+  if (recording.steps == 0) {
+    const Real dt = lane0.model().options.solver.dt;
+    const std::uint64_t last = recording.actions.empty() ? 0 : recording.actions.back().step;
+    recording.steps = last + 1 + static_cast<std::uint64_t>(std::ceil(1.0 / dt));
+  }
   if (recording.initial_state_hash != 0 &&
       recording.initial_state_hash != StateHash(lane0.state())) {
-    message_ = "replay: the scene's initial state differs from the recording's (" +
-               Hex(StateHash(lane0.state())) + " vs " + Hex(recording.initial_state_hash) +
-               "); the scene changed since it was recorded";
+    message_ = "replay: the scene's initial state " +
+               io::FormatStateHash(StateHash(lane0.state())) + " differs from the recording's " +
+               io::FormatStateHash(recording.initial_state_hash) +
+               "; the scene changed since it was recorded";
   } else {
     message_ = "replaying";
   }
   replay_ = std::move(recording);
   replay_next_ = 0;
+  replay_step_ = 0;
   replay_finished_ = false;
+  return true;
 }
 
 
@@ -118,7 +142,7 @@ void TeleopOperator::BeforeStep(int lane, Simulation* simulation, std::uint64_t 
   if (session == nullptr) return;
   if (replay_) {
     for (std::size_t i = replay_next_;
-         i < replay_->actions.size() && replay_->actions[i].step == lane0_step; ++i) {
+         i < replay_->actions.size() && replay_->actions[i].step == replay_step_; ++i) {
       session->Submit(replay_->actions[i].action);
     }
     return;
@@ -142,26 +166,22 @@ void TeleopOperator::BeforeStep(int lane, Simulation* simulation, std::uint64_t 
 
 void TeleopOperator::AfterSteps(const Simulation& lane0) {
   queue_.clear();
-  const std::uint64_t step = lane0.state().step - 1;  // the step just taken
-  if (recording_ && lane0.teleop() != nullptr) {
-    for (const TeleopAction& action : lane0.teleop()->last_applied()) {
-      recording_->actions.push_back({step, action});
-    }
-  }
+  if (recorder_) recorder_->AfterStep(lane0);
   if (!replay_) return;
-  while (replay_next_ < replay_->actions.size() && replay_->actions[replay_next_].step <= step) {
+  while (replay_next_ < replay_->actions.size() &&
+         replay_->actions[replay_next_].step <= replay_step_) {
     ++replay_next_;
   }
-  if (lane0.state().step < replay_->steps) return;
-  const std::uint64_t hash = StateHash(lane0.state());
+  if (++replay_step_ < replay_->steps) return;
+  const std::string hash = io::FormatStateHash(StateHash(lane0.state()));
   if (replay_->final_state_hash == 0) {
     message_ = "replay done after " + std::to_string(replay_->steps) + " steps: final state " +
-               Hex(hash) + " (the recording has no hash to compare)";
-  } else if (hash == replay_->final_state_hash) {
-    message_ = "replay done: final state hash " + Hex(hash) + " matches the recording";
+               hash + " (the recording has no hash to compare)";
+  } else if (StateHash(lane0.state()) == replay_->final_state_hash) {
+    message_ = "replay done: final state " + hash + " matches the recording";
   } else {
-    message_ = "replay done: final state hash " + Hex(hash) + " differs from the recording's " +
-               Hex(replay_->final_state_hash);
+    message_ = "replay done: final state " + hash + " differs from the recording's " +
+               io::FormatStateHash(replay_->final_state_hash);
   }
   replay_.reset();
   replay_finished_ = true;
@@ -198,11 +218,11 @@ void TeleopOperator::FillStatus(const Simulation& lane0, TeleopStatus* status) c
   status->latency_mean_ms = latency_samples_ > 0 ? latency_sum_ms_ / latency_samples_ : 0;
   status->latency_max_ms = latency_max_ms_;
   status->latency_max_steps = latency_max_steps_;
-  status->recording = recording_.has_value();
-  status->recorded_steps = recording_ ? lane0.state().step : 0;
-  status->recorded_actions = recording_ ? recording_->actions.size() : 0;
+  status->recording = recorder_.has_value();
+  status->recorded_steps = recorder_ ? recorder_->steps() : 0;
+  status->recorded_actions = recorder_ ? recorder_->recording().actions.size() : 0;
   status->replaying = replay_.has_value();
-  status->replay_step = lane0.state().step;
+  status->replay_step = replay_step_;
   status->replay_steps = replay_ ? replay_->steps : 0;
   status->message = message_;
 }

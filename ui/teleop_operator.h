@@ -16,6 +16,7 @@
 
 #include "engine/model/model.h"
 #include "engine/teleop/teleop_action.h"
+#include "engine/teleop/teleop_recorder.h"
 #include "engine/teleop/teleop_recording.h"
 #include "engine/visual/visual_frame.h"
 
@@ -69,13 +70,17 @@ class TeleopOperator {
   void Submit(const TeleopAction& action, std::uint64_t arrival_step);
   void SetMode(bool on, int active_target);
 
-  /// Starts recording (the caller has reset the lanes), with the scene it records.
-  void StartRecording(const Simulation& lane0, const std::string& scene_path,
+  /// Starts recording (the caller has reset the lanes), with the scene file it records and the
+  /// `--set` assignments lane 0 runs with.
+  void StartRecording(const Simulation& lane0, const std::string& scene_file,
                       const std::vector<std::string>& overrides);
-  /// Stops and returns the recording (nullopt when none was running).
-  std::optional<TeleopRecording> StopRecording(const Simulation& lane0);
-  /// Starts replaying `recording` (the caller has loaded its scene and reset the lanes).
-  void StartReplay(TeleopRecording recording, const Simulation& lane0);
+  /// Stops recording and writes the recording to `path` (its scene named relative to it); false
+  /// with `*error` set when none was running or the file could not be written.
+  bool StopRecording(const Simulation& lane0, const std::string& path, std::string* error);
+  /// Starts replaying `recording` (the caller has loaded its scene and reset the lanes); its
+  /// targets are matched to lane 0's by name. False (and the message says why) when a target is
+  /// not in the scene.
+  bool StartReplay(TeleopRecording recording, const Simulation& lane0);
   bool replaying() const { return replay_.has_value(); }
   /// True once a replay has stepped through all its steps (the caller pauses).
   bool replay_finished() const { return replay_finished_; }
@@ -104,10 +109,13 @@ class TeleopOperator {
   double latency_sum_ms_ = 0, latency_last_ms_ = 0, latency_max_ms_ = 0;
   int latency_max_steps_ = 0;
   // recording
-  std::optional<TeleopRecording> recording_;
-  // replay: the recording and the next action to submit
+  std::optional<TeleopRecorder> recorder_;
+  std::string recorded_scene_;  // the scene file the recording is of
+  // replay: the recording (targets as lane 0's indices), the next action to submit, the steps
+  // taken since it started (Step calls, as io::ReplayTeleopRecording counts them)
   std::optional<TeleopRecording> replay_;
   std::size_t replay_next_ = 0;
+  std::uint64_t replay_step_ = 0;
   bool replay_finished_ = false;
   std::string message_;
 };

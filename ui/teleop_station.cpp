@@ -1,6 +1,11 @@
 #include "ui/teleop_station.h"
 
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QTimer>
+
+#include "engine/io/teleop_recording_file.h"
+#include "ui/panels/diagnostics_panel.h"
 
 #include "ui/devices/gamepad_device.h"
 #include "ui/devices/keyboard_layout.h"
@@ -119,6 +124,22 @@ TeleopStation::TeleopStation(MainWindow* window, SimBridge* bridge, VulkanViewpo
     action.target = panel_->active_target();
     action.pose = target;
     Send(action);
+  });
+  connect(panel_, &TeleopPanel::RecordRequested, this, &TeleopStation::StartRecording);
+  connect(panel_, &TeleopPanel::StopRecordingRequested, this, [this] {
+    const QFileInfo scene(scene_path_);
+    const QString path = QFileDialog::getSaveFileName(
+        window_, tr("Save Teleop Recording"),
+        scene.dir().filePath(scene.completeBaseName() + QStringLiteral(".teleop.json")),
+        tr("Teleop recordings (*.json)"));
+    // a cancelled dialog keeps recording
+    if (!path.isEmpty()) StopRecording(path);
+  });
+  connect(panel_, &TeleopPanel::ReplayRequested, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(window_, tr("Replay Teleop Recording"),
+                                                      QFileInfo(scene_path_).absolutePath(),
+                                                      tr("Teleop recordings (*.json)"));
+    if (!path.isEmpty()) Replay(path);
   });
   viewport_->SetTeleopKeyFilter(
       [this](int key, bool pressed, bool auto_repeat) { return OnKey(key, pressed, auto_repeat); });
@@ -241,7 +262,44 @@ void TeleopStation::ShowDevices() {
 }
 
 
+void TeleopStation::StartRecording() { bridge_->Send(command::StartRecording{}); }
+
+
+void TeleopStation::StopRecording(const QString& path) {
+  bridge_->Send(command::StopRecording{path.toStdString()});
+}
+
+
+bool TeleopStation::Replay(const QString& path) {
+  Expected<io::TeleopRecordingFile> file = io::ReadTeleopRecording(path.toStdString());
+  if (!file.ok()) {
+    window_->diagnostics_panel()->AppendDiagnostics(file.diagnostics().items());
+    window_->diagnostics_panel()->show();
+    return false;
+  }
+  // once its scene is loaded: its solver and overrides, then the replay from the initial state
+  auto recording = std::make_shared<TeleopRecording>(file.value().recording);
+  auto connection = std::make_shared<QMetaObject::Connection>();
+  *connection =
+      connect(window_, &MainWindow::SceneLoadFinished, this,
+              [this, recording, connection](bool ok, const QString&) {
+                disconnect(*connection);
+                if (!ok) return;
+                if (!recording->solver.empty()) {
+                  bridge_->Send(command::SetOverride{-1, "solver.name=" + recording->solver});
+                }
+                for (const std::string& assignment : recording->overrides) {
+                  bridge_->Send(command::SetOverride{-1, assignment});
+                }
+                bridge_->Send(command::Replay{*recording});
+              });
+  window_->OpenScene(QString::fromStdString(file.value().scene_file));
+  return true;
+}
+
+
 void TeleopStation::ShowSnapshot(const SimSnapshot& snapshot) {
+  scene_path_ = QString::fromStdString(snapshot.scene_path);
   if (snapshot.scene_generation != scene_generation_ && snapshot.model != nullptr) {
     scene_generation_ = snapshot.scene_generation;
     rig_ = std::make_unique<devices::TeleopRig>(snapshot.model->teleop_targets);

@@ -50,6 +50,15 @@ class TeleopStation : public QObject {
   /// Shows the snapshot in the panel; a new scene rebuilds the action layer for its targets.
   void ShowSnapshot(const SimSnapshot& snapshot);
 
+  /// Resets the scene and records the session from its initial state (the panel's Record).
+  void StartRecording();
+  /// Stops recording and writes the recording to `path` (docs/teleop-recording.md).
+  void StopRecording(const QString& path);
+  /// Reads the recording at `path`, opens its scene with its solver and overrides and replays it
+  /// to its end, where the final state hash is compared (the panel shows the outcome). False
+  /// with the located errors in the diagnostics panel when the file is bad.
+  bool Replay(const QString& path);
+
  private:
   void Send(TeleopAction action);
   void SendAll(const std::vector<TeleopAction>& actions);
@@ -58,6 +67,7 @@ class TeleopStation : public QObject {
   bool OnKey(int key, bool pressed, bool auto_repeat);
   void UpdateFrame();
   void ShowDevices();
+  QString scene_path_;  // the running scene's file (from the snapshot)
 
   MainWindow* window_;
   SimBridge* bridge_;

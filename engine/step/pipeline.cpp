@@ -133,10 +133,13 @@ const StepReport& Simulation::Step() {
 
 
 void Simulation::Reset() {
+  // as freshly created (a new solver and workspace: no warm start or cache from the steps
+  // before), so a run from the reset replays bit for bit what a new Simulation does
   state_ = initial_state_;
-  if (teleop_) teleop_->Reset(*model_, state_);
-  workspace_.contacts.Clear();
-  workspace_.report.Reset();
+  Expected<std::unique_ptr<Solver>> solver = MakeSolver(std::string(solver_->name()), *model_);
+  if (solver.ok()) solver_ = std::move(solver.value());
+  workspace_ = StepWorkspace();
+  if (teleop_) teleop_ = std::make_unique<TeleopSession>(*model_);
 }
 
 }  // namespace sim

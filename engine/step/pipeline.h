@@ -50,7 +50,9 @@ class Simulation {
   /// else the model's joint script (if any) at the step's end time, write into control(); then
   /// the state advances by one step.
   const StepReport& Step();
-  void Reset();  ///< back to the initial state, control kept, teleop disengaged
+  /// Back to the initial state with a fresh solver and workspace (as Create made them), the
+  /// control kept, teleop disengaged.
+  void Reset();
 
   /// The operator's session on the model's teleop targets; null when the model declares none.
   TeleopSession* teleop() { return teleop_.get(); }

@@ -2,7 +2,9 @@
 // window): teleop mode on our Fetch draws the gizmo on the gripper's pose target, and a scripted
 // left drag of the gizmo's x arrow (--teleop-drag) moves the target along world x by the dragged
 // distance while the simulation runs; the IK and the drives bring the end effector there (within
-// 5 mm, the bound), and the input latency is reported as one step.
+// 5 mm, the bound), and the input latency is reported as one step. The session, recorded
+// in the studio (--record-teleop) with a key press closing the gripper on the way, replays in
+// `contact-sim replay` and in the studio (--replay) to the recorded final state hash.
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -100,7 +102,8 @@ TEST(StudioTeleopTest, DraggingTheGizmoMovesTheEndEffectorToTheTarget) {
   }
   EXPECT_TRUE(red) << "no red gizmo arrow at " << head->transpose();
 
-  // drag the arrow 8 cm along +x while the simulation runs
+  // drag the arrow 8 cm along +x while the simulation runs, recording the session
+  const fs::path recording = scratch / "session.teleop.json";
   const Real moved = 0.08;
   const auto to =
       camera.ProjectToPixel(start + (grab + moved) * Vec3::UnitX(), view.width, view.height);
@@ -109,6 +112,7 @@ TEST(StudioTeleopTest, DraggingTheGizmoMovesTheEndEffectorToTheTarget) {
   drag << head->x() << "," << head->y() << "," << to->x() << "," << to->y();
   const RunResult run =
       RunCommand(XvfbRun("", Quote(scene_path.string()) + common + " --teleop-drag " + drag.str() +
+                                 " --keys c --record-teleop " + Quote(recording.string()) +
                                  " --frames 120 --exit"),
                  scratch);
   ASSERT_EQ(run.exit_code, 0) << RunReport(run);
@@ -126,6 +130,21 @@ TEST(StudioTeleopTest, DraggingTheGizmoMovesTheEndEffectorToTheTarget) {
   EXPECT_LT((actual - target).norm(), 5e-3) << RunReport(run);
   // the input reached the next step
   EXPECT_NE(run.out.find("steps 1, samples"), std::string::npos) << RunReport(run);
+
+  // the recording replays bit for bit in the CLI and in the studio
+  const std::string text = ReadFile(recording);
+  EXPECT_NE(text.find("\"set_pose\""), std::string::npos) << text << RunReport(run);
+  EXPECT_NE(text.find("\"set_axis\""), std::string::npos) << text;  // the C key
+  const RunResult cli = RunCommand(
+      std::string(SIM_BINARY_DIR) + "/bin/contact-sim replay " + Quote(recording.string()),
+      scratch);
+  EXPECT_EQ(cli.exit_code, 0) << RunReport(cli);
+  EXPECT_NE(cli.out.find("MATCH"), std::string::npos) << RunReport(cli);
+  const RunResult replay = RunCommand(
+      XvfbRun("", common + " --replay " + Quote(recording.string()) + " --frames 5 --exit"),
+      scratch);
+  EXPECT_EQ(replay.exit_code, 0) << RunReport(replay);
+  EXPECT_NE(replay.out.find("matches the recording"), std::string::npos) << RunReport(replay);
   if (!HasFailure()) fs::remove_all(scratch);
 }
 
