@@ -4,9 +4,13 @@
 //     reads its weight;
 //   - the Allegro hand of allegro_ball closes its power synergy on the ball and lifts it 5 cm;
 //   - the mobile Fetch of fetch_teleop drives to the shelf and picks the can;
-//   - a replay is deterministic: the same recording twice gives the same StateHash.
+//   - a replay reproduces the recorded final state hash (the first replay's, written back as
+//     `contact-sim replay --record` does).
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -15,11 +19,9 @@
 #include <gtest/gtest.h>
 
 #include "engine/dynamics/constraint_rows.h"
-#include "engine/io/json_document.h"
-#include "engine/io/scene_file.h"
-#include "engine/io/text_file.h"
+#include "engine/io/teleop_recording_file.h"
+#include "engine/io/teleop_replay.h"
 #include "engine/step/pipeline.h"
-#include "engine/teleop/teleop_recording.h"
 
 namespace sim {
 namespace {
@@ -27,92 +29,35 @@ namespace {
 const std::string kRecordings = std::string(SIM_SOURCE_DIR) + "/resources/teleop/recordings/";
 constexpr double kG = 9.81;
 
-// --- TEMPORARY: a minimal reader of the recording format, until the shared reader and replayer
-// (`contact-sim replay`) land; then this section goes and the tests call the shared reader.
-
-Vec3 ReadVec3(const io::JsonValue& action, const char* key) {
-  const io::JsonValue* value = action.Find(key);
-  if (value == nullptr || value->items().size() != 3) return Vec3::Zero();
-  return Vec3(value->items()[0].number(), value->items()[1].number(), value->items()[2].number());
-}
-
-// the recording at `path` with its actions' target indices resolved on `model`
-TeleopRecording ReadRecording(const std::string& path, const Model& model) {
-  TeleopRecording recording;
-  Expected<std::string> text = io::ReadTextFile(path, "teleop recording");
-  EXPECT_TRUE(text.ok()) << text.diagnostics().Format();
-  if (!text.ok()) return recording;
-  Expected<io::JsonValue> json = io::ParseJson(text.value(), path);
-  EXPECT_TRUE(json.ok()) << json.diagnostics().Format();
-  if (!json.ok()) return recording;
-  recording.scene_path = json->Find("scene")->string();
-  recording.steps = static_cast<std::uint64_t>(json->Find("steps")->number());
-  for (const io::JsonValue& entry : json->Find("actions")->items()) {
-    RecordedAction recorded;
-    recorded.step = static_cast<std::uint64_t>(entry.Find("step")->number());
-    TeleopAction& action = recorded.action;
-    EXPECT_TRUE(ParseTeleopActionKind(entry.Find("kind")->string(), &action.kind));
-    const std::string target = entry.Find("target")->string();
-    for (std::size_t t = 0; t < model.teleop_targets.size(); ++t) {
-      if (model.teleop_targets[t].name == target) action.target = static_cast<int>(t);
-    }
-    EXPECT_GE(action.target, 0) << "unknown target " << target;
-    action.linear = ReadVec3(entry, "linear");
-    action.angular = ReadVec3(entry, "angular");
-    action.pose.p = ReadVec3(entry, "position");
-    if (const io::JsonValue* q = entry.Find("quaternion_wxyz")) {
-      action.pose.q = Quat(q->items()[0].number(), q->items()[1].number(), q->items()[2].number(),
-                           q->items()[3].number());
-    }
-    if (const io::JsonValue* value = entry.Find("value")) action.value = value->number();
-    recording.actions.push_back(recorded);
-  }
-  return recording;
-}
-
-// --- end of the temporary reader
-
 struct Replay {
-  std::unique_ptr<Simulation> sim;
-  double seconds = 0;  // wall time of the steps
+  std::unique_ptr<Simulation> sim;  // at the replay's final state
+  io::ReplayResult result;
+  double seconds = 0;  // wall time of the replay
 };
 
-// loads the recording's scene and steps it `steps` times, submitting each action before its
-// step; `observe` is called after every step
+// replays the recording with the shared replayer (engine/io/teleop_replay.h); `observe` is called
+// after every step
 Replay RunRecording(const std::string& file,
                     const std::function<void(const Simulation&)>& observe = {}) {
   Replay replay;
-  // the scene path is relative to the recording's folder
-  Expected<std::string> text = io::ReadTextFile(kRecordings + file, "teleop recording");
-  EXPECT_TRUE(text.ok()) << text.diagnostics().Format();
-  if (!text.ok()) return replay;
-  Expected<io::JsonValue> json = io::ParseJson(text.value(), file);
-  if (!json.ok()) return replay;
-  const std::string scene_path = kRecordings + json->Find("scene")->string();
-  Expected<io::Scene> scene = io::LoadScene(scene_path);
-  EXPECT_TRUE(scene.ok()) << scene.diagnostics().Format();
-  if (!scene.ok()) return replay;
-  auto simulation =
-      Simulation::Create(scene->model, scene->initial_state, scene->model->options.solver.name);
-  EXPECT_TRUE(simulation.ok()) << simulation.diagnostics().Format();
-  if (!simulation.ok()) return replay;
-  replay.sim = std::move(simulation.value());
-  Simulation& sim = *replay.sim;
-  EXPECT_NE(sim.teleop(), nullptr);
-  if (sim.teleop() == nullptr) return replay;
-  const TeleopRecording recording = ReadRecording(kRecordings + file, sim.model());
-  std::size_t next = 0;
-  const auto start = std::chrono::steady_clock::now();
-  for (std::uint64_t step = 0; step < recording.steps; ++step) {
-    while (next < recording.actions.size() && recording.actions[next].step <= sim.state().step) {
-      sim.teleop()->Submit(recording.actions[next++].action);
-    }
-    const StepReport& report = sim.Step();
+  io::ReplayOptions options;
+  options.observer = [&](const Simulation& sim) {
+    const StepReport& report = sim.report();
     EXPECT_EQ(report.status & (kStepNonFinite | kStepRunaway), 0u)
-        << file << " step " << step << ": " << report.message;
+        << file << " step " << sim.state().step << ": " << report.message;
     if (observe) observe(sim);
-  }
+  };
+  const auto start = std::chrono::steady_clock::now();
+  Expected<io::ReplayResult> result = io::ReplayTeleopRecording(kRecordings + file, options);
   replay.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(result.ok()) << result.diagnostics().Format();
+  if (!result.ok()) return replay;
+  replay.result = std::move(result.value());
+  EXPECT_EQ(replay.result.actions_not_reached, 0);
+  auto simulation =
+      Simulation::Create(replay.result.model, replay.result.final_state, replay.result.solver);
+  EXPECT_TRUE(simulation.ok()) << simulation.diagnostics().Format();
+  if (simulation.ok()) replay.sim = std::move(simulation.value());
   return replay;
 }
 
@@ -240,16 +185,27 @@ TEST(TeleopPickTest, MobileFetchDrivesToTheShelfAndPicksTheCan) {
 }
 
 
-TEST(TeleopPickTest, ReplayingARecordingTwiceGivesTheSameState) {
+TEST(TeleopPickTest, AReplayReproducesTheRecordedFinalState) {
   // rates are integrated over simulated time and actions applied at recorded steps, so a
   // replay reproduces the state bit for bit (the hand: FEM ball, synergy, IK on the slide; the
-  // mobile Fetch: base velocity, arm twist and pose targets)
+  // mobile Fetch: base velocity, arm pose targets): the first replay's verified recording (its
+  // hashes filled, as `contact-sim replay --record` writes it) replays to the same final hash
   for (const char* file : {"allegro_ball_lift.json", "fetch_teleop_pick.json"}) {
     Replay first = RunRecording(file);
-    Replay second = RunRecording(file);
-    ASSERT_TRUE(first.sim && second.sim);
-    EXPECT_EQ(first.sim->state().step, second.sim->state().step);
-    EXPECT_EQ(StateHash(first.sim->state()), StateHash(second.sim->state())) << file;
+    ASSERT_TRUE(first.sim);
+    const std::string verified = (std::filesystem::temp_directory_path() /
+                                  ("teleop_pick_" + std::to_string(getpid()) + "_" + file))
+                                     .string();
+    TeleopRecording recording = first.result.verified;
+    recording.scene_path = io::ScenePathFor(first.result.file.scene_file, verified);
+    std::string error;
+    ASSERT_TRUE(io::WriteTeleopRecording(verified, recording, &error)) << error;
+    Expected<io::ReplayResult> second = io::ReplayTeleopRecording(verified);
+    ASSERT_TRUE(second.ok()) << second.diagnostics().Format();
+    EXPECT_TRUE(second->compared) << file;
+    EXPECT_TRUE(second->matches) << file << ": " << second->final_state_hash << " vs "
+                                 << first.result.final_state_hash;
+    std::filesystem::remove(verified);
   }
 }
 
