@@ -2,7 +2,6 @@
 // (structure_field_save.h).
 #include "engine/io/structure_field_save.h"
 
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -14,37 +13,13 @@
 #include "engine/io/json_document.h"
 #include "engine/io/png_file.h"
 #include "engine/io/text_file.h"
+#include "engine/io/text_util.h"
 
 namespace sim::io {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// `text` as a JSON string literal
-std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof(escaped), "\\u%04x", static_cast<unsigned>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-// the shortest decimal that reads back as exactly `value`
-std::string ExactNumber(double value) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return std::string(buffer, result.ptr);
-}
 
 // the white space that starts the line holding byte `offset`
 std::string IndentOfLine(const std::string& text, std::size_t offset) {

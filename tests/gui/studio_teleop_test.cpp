@@ -21,33 +21,19 @@
 #include "render/teleop_gizmo.h"
 #include "tests/gui/studio_run.h"
 #include "tests/support/run_command.h"
+#include "tests/support/teleop_scene.h"
 
 namespace sim {
 namespace {
 
 using namespace studio_test;  // NOLINT: the helpers of these tests
 
-// our Fetch held by stiff drives, an arm end effector and a gripper; the camera looks along +y
-// at the gripper, so the gizmo's x arrow points right on the screen
+// the Fetch teleop scene (tests/support/teleop_scene.h) seen along +y at the gripper, so the
+// gizmo's x arrow points right on the screen
 std::string SceneText() {
-  return R"({"name": "teleop gizmo test", "gravity": [0, 0, -9.81], "solver": {"dt": 0.0083},
- "camera": {"target": [0.55, 0.1, 1.0], "distance": 1.3, "yaw_deg": -90, "pitch_deg": 10,
-            "fov_deg": 45},
- "objects": [{"name": "ground", "type": "plane"},
-   {"name": "fetch", "type": "urdf", "file": ")" +
-         std::string(SIM_SOURCE_DIR) + R"(/resources/robots/fetch/fetch.urdf",
-    "initial_positions": {"shoulder_pan_joint": 0.27932, "shoulder_lift_joint": -1.18317,
-      "upperarm_roll_joint": -0.08488, "elbow_flex_joint": 1.69324, "forearm_roll_joint": 0.0367,
-      "wrist_flex_joint": 1.06227, "wrist_roll_joint": 0.18284, "torso_lift_joint": 0.35},
-    "hold_pose": {"stiffness": 100000.0, "damping": 2000.0},
-    "drives": {"torso_lift_joint": {"stiffness": 1000000.0, "damping": 10000.0},
-      "l_gripper_finger_joint": {"stiffness": 300, "damping": 10.0},
-      "r_gripper_finger_joint": {"stiffness": 300, "damping": 10.0}}}],
- "teleop": [
-   {"name": "arm", "type": "end_effector", "link": "fetch/gripper_link",
-    "base": "fetch/torso_lift_link", "orientation_weight": 0.5},
-   {"name": "gripper", "type": "gripper", "joints": {
-     "fetch/l_gripper_finger_joint": [0.05, 0.01], "fetch/r_gripper_finger_joint": [0.05, 0.01]}}]})";
+  return test_support::TeleopFetchSceneText(
+      {.extra = R"("camera": {"target": [0.55, 0.1, 1.0], "distance": 1.3, "yaw_deg": -90,
+                              "pitch_deg": 10, "fov_deg": 45})"});
 }
 
 // "teleop arm target X Y Z actual X Y Z error E mm" of the run's summary

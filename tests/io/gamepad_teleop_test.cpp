@@ -19,6 +19,7 @@
 #include "engine/dynamics/constraint_rows.h"
 #include "engine/io/scene_file.h"
 #include "engine/step/pipeline.h"
+#include "tests/support/teleop_scene.h"
 #include "ui/devices/action_mapping.h"
 #include "ui/devices/gamepad_device.h"
 #include "ui/devices/spacemouse_device.h"
@@ -31,25 +32,6 @@ namespace {
 // into a developer's machine stays out of the test)
 constexpr Uint16 kVendor = 0x1209;
 constexpr Uint16 kProduct = 0x7e57;
-
-// our Fetch on the ground, held by stiff drives at the fetch_tomato posture with the fingers open,
-// an end effector on the gripper link (torso left out) and a gripper on the two fingers
-const char* const kScene = R"({"gravity": [0, 0, -9.81], "solver": {"dt": 0.0083},
-  "objects": [{"name": "ground", "type": "plane"},
-    {"name": "fetch", "type": "urdf", "file": "../resources/robots/fetch/fetch.urdf",
-     "initial_positions": {"shoulder_pan_joint": 0.27932, "shoulder_lift_joint": -1.18317,
-       "upperarm_roll_joint": -0.08488, "elbow_flex_joint": 1.69324, "forearm_roll_joint": 0.0367,
-       "wrist_flex_joint": 1.06227, "wrist_roll_joint": 0.18284, "torso_lift_joint": 0.35,
-       "l_gripper_finger_joint": 0.05, "r_gripper_finger_joint": 0.05},
-     "hold_pose": {"stiffness": 100000.0, "damping": 2000.0},
-     "drives": {"torso_lift_joint": {"stiffness": 1000000.0, "damping": 10000.0},
-       "l_gripper_finger_joint": {"stiffness": 300, "damping": 10.0},
-       "r_gripper_finger_joint": {"stiffness": 300, "damping": 10.0}}}],
-  "teleop": [
-    {"name": "arm", "type": "end_effector", "link": "fetch/gripper_link",
-     "base": "fetch/torso_lift_link", "orientation_weight": 0.5},
-    {"name": "gripper", "type": "gripper", "joints": {
-      "fetch/l_gripper_finger_joint": [0.05, 0.0], "fetch/r_gripper_finger_joint": [0.05, 0.0]}}]})";
 
 // SDL's virtual game controller, plugged in and out by the test
 class VirtualPad {
@@ -115,7 +97,8 @@ class GamepadTeleopTest : public ::testing::Test {
     pad_ = std::make_unique<VirtualPad>();
 
     Expected<io::Scene> scene =
-        io::ParseScene(kScene, std::string(SIM_SOURCE_DIR) + "/scenes/gamepad.json");
+        io::ParseScene(test_support::TeleopFetchSceneText({.gripper_closed = "0.0"}),
+                       std::string(SIM_SOURCE_DIR) + "/scenes/gamepad.json");
     ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
     auto simulation = Simulation::Create(scene->model, scene->initial_state, "nsn");
     ASSERT_TRUE(simulation.ok()) << simulation.diagnostics().Format();
@@ -208,7 +191,9 @@ TEST_F(GamepadTeleopTest, VirtualPadDrivesTheFetchGripperToATargetAndClosesIt) {
   Step(60);
   const Vec3 settled = Gripper();
   Step(30);
-  EXPECT_EQ(sim_->teleop()->controller().PoseTarget(0)->p, held_target.p);
+  // the target holds (fixed in the torso link it rides with, which its stiff drive keeps within
+  // micrometres)
+  EXPECT_LT((sim_->teleop()->controller().PoseTarget(0)->p - held_target.p).norm(), 1e-5);
   // 0.25 s after settling the gripper moves less than 0.2 mm (no held rate drives it), and it
   // stands where the pose target stood at the unplug (within the drives' ~0.2 mm sag, 1 mm)
   EXPECT_LT((Gripper() - settled).norm(), 2e-4);

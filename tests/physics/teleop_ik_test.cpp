@@ -25,6 +25,7 @@
 #include "engine/step/pipeline.h"
 #include "engine/teleop/teleop_controller.h"
 #include "tests/support/shared_data.h"
+#include "tests/support/teleop_scene.h"
 
 namespace sim {
 namespace {
@@ -287,21 +288,7 @@ TEST(DlsIkTest, UnreachableTargetEndsAtTheClosestPoseWithoutOscillating) {
 
 TEST(TeleopControllerTest, FetchSceneReachesAPoseTargetThroughItsDrives) {
   // our Fetch on the ground, held by stiff drives, with an end effector and a gripper target
-  const std::string text = R"({"gravity": [0, 0, -9.81], "solver": {"dt": 0.0083},
-    "objects": [{"name": "ground", "type": "plane"},
-      {"name": "fetch", "type": "urdf", "file": "../resources/robots/fetch/fetch.urdf",
-       "initial_positions": {"shoulder_pan_joint": 0.27932, "shoulder_lift_joint": -1.18317,
-         "upperarm_roll_joint": -0.08488, "elbow_flex_joint": 1.69324, "forearm_roll_joint": 0.0367,
-         "wrist_flex_joint": 1.06227, "wrist_roll_joint": 0.18284, "torso_lift_joint": 0.35},
-       "hold_pose": {"stiffness": 100000.0, "damping": 2000.0},
-       "drives": {"torso_lift_joint": {"stiffness": 1000000.0, "damping": 10000.0},
-         "l_gripper_finger_joint": {"stiffness": 300, "damping": 10.0},
-         "r_gripper_finger_joint": {"stiffness": 300, "damping": 10.0}}}],
-    "teleop": [
-      {"name": "arm", "type": "end_effector", "link": "fetch/gripper_link",
-       "base": "fetch/torso_lift_link", "orientation_weight": 0.5},
-      {"name": "gripper", "type": "gripper", "joints": {
-        "fetch/l_gripper_finger_joint": [0.05, 0.01], "fetch/r_gripper_finger_joint": [0.05, 0.01]}}]})";
+  const std::string text = test_support::TeleopFetchSceneText();
   Expected<io::Scene> scene = io::ParseScene(text, std::string(SIM_SOURCE_DIR) + "/scenes/t.json");
   ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
   auto simulation = Simulation::Create(scene->model, scene->initial_state, "nsn");

@@ -18,30 +18,17 @@
 #include "engine/io/scene_file.h"
 #include "engine/step/pipeline.h"
 #include "engine/teleop/teleop_session.h"
+#include "tests/support/teleop_scene.h"
 
 namespace sim {
 namespace {
 
-// our Fetch held by stiff drives, an arm end effector, a gripper, and a script that raises the
-// torso at 1 s
+// the Fetch teleop scene (tests/support/teleop_scene.h) with the torso at 0.2 m and a script that
+// raises it at 1 s
 std::string FetchScene() {
-  return R"({"gravity": [0, 0, -9.81], "solver": {"dt": 0.0083},
-    "objects": [{"name": "ground", "type": "plane"},
-      {"name": "fetch", "type": "urdf", "file": "../resources/robots/fetch/fetch.urdf",
-       "initial_positions": {"shoulder_pan_joint": 0.27932, "shoulder_lift_joint": -1.18317,
-         "upperarm_roll_joint": -0.08488, "elbow_flex_joint": 1.69324, "forearm_roll_joint": 0.0367,
-         "wrist_flex_joint": 1.06227, "wrist_roll_joint": 0.18284, "torso_lift_joint": 0.2},
-       "hold_pose": {"stiffness": 100000.0, "damping": 2000.0},
-       "drives": {"torso_lift_joint": {"stiffness": 1000000.0, "damping": 10000.0},
-         "l_gripper_finger_joint": {"stiffness": 300, "damping": 10.0},
-         "r_gripper_finger_joint": {"stiffness": 300, "damping": 10.0}}}],
-    "script": [{"time": 1.0, "targets": {"fetch/torso_lift_joint": 0.3}}],
-    "teleop": [
-      {"name": "arm", "type": "end_effector", "link": "fetch/gripper_link",
-       "base": "fetch/torso_lift_link", "orientation_weight": 0.5},
-      {"name": "gripper", "type": "gripper", "joints": {
-        "fetch/l_gripper_finger_joint": [0.05, 0.01],
-        "fetch/r_gripper_finger_joint": [0.05, 0.01]}}]})";
+  return test_support::TeleopFetchSceneText(
+      {.torso_lift = "0.2",
+       .extra = R"("script": [{"time": 1.0, "targets": {"fetch/torso_lift_joint": 0.3}}])"});
 }
 
 constexpr int kArm = 0, kGripper = 1;

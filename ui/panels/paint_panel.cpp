@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 #include <QWidget>
 
+#include "ui/panels/panel_widgets.h"
 #include "ui/sim_worker.h"
 
 namespace sim::ui {
@@ -20,17 +21,6 @@ namespace {
 
 constexpr BrushTool kTools[] = {BrushTool::kComb, BrushTool::kSetAngle, BrushTool::kSmooth,
                                 BrushTool::kErase, BrushTool::kStrength};
-
-QDoubleSpinBox* SpinBox(double lower, double upper, double value, double step, int decimals,
-                        const QString& suffix, QWidget* parent) {
-  auto* box = new QDoubleSpinBox(parent);
-  box->setRange(lower, upper);
-  box->setDecimals(decimals);
-  box->setSingleStep(step);
-  box->setValue(value);
-  box->setSuffix(suffix);
-  return box;
-}
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 #include <QWidget>
 
+#include "ui/panels/panel_widgets.h"
 #include "ui/sim_worker.h"
 
 namespace sim::ui {
@@ -23,17 +24,6 @@ namespace sim::ui {
 namespace {
 
 constexpr int kSliderSteps = 100;  // axis slider resolution
-
-QDoubleSpinBox* SpinBox(double lower, double upper, double value, double step, int decimals,
-                        const QString& suffix, QWidget* parent) {
-  auto* box = new QDoubleSpinBox(parent);
-  box->setRange(lower, upper);
-  box->setDecimals(decimals);
-  box->setSingleStep(step);
-  box->setValue(value);
-  box->setSuffix(suffix);
-  return box;
-}
 
 }  // namespace
 
