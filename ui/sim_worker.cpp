@@ -25,6 +25,7 @@
 #include "engine/collision/raycast.h"
 #include "engine/dynamics/constraint_rows.h"
 #include "engine/step/pipeline.h"
+#include "engine/teleop/teleop_pick.h"
 #include "ui/frame_compose.h"
 
 namespace sim::ui {
@@ -336,6 +337,7 @@ void SimWorker::Apply(const SimCommand& command) {
       w->teleop_.Submit(c.action, w->lanes_[0]->simulation->state().step);
     }
     void operator()(const command::SetTeleopMode& c) { w->teleop_.SetMode(c.on, c.active_target); }
+    void operator()(const command::TeleoperateBody& c) { w->ApplyTeleoperateBody(c.body); }
     void operator()(const command::StartRecording&) {
       if (w->lanes_.empty()) return;
       // from the scene as a replay loads it: the panel's joint targets are not in a recording
@@ -437,25 +439,54 @@ void SimWorker::ApplyLoad(const command::LoadScene& load) {
 void SimWorker::ApplyOverride(const command::SetOverride& set) {
   for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
     if (set.lane >= 0 && set.lane != k) continue;
-    Lane& lane = *lanes_[k];
-    auto model = std::make_shared<Model>(lane.simulation->model());
+    auto model = std::make_shared<Model>(lanes_[k]->simulation->model());
     // every setting, the solver's name included, is a `--set` path of the settings tables
     const Diagnostics diagnostics = io::ApplyOverride(set.assignment, model.get());
     if (diagnostics.has_errors()) {
       for (const Diagnostic& d : diagnostics.items()) Report(d.severity, d.Format());
       return;
     }
-    // a new solver for the new settings; state and control carry over
-    Expected<std::unique_ptr<Simulation>> simulation =
-        Simulation::Create(model, lane.initial_state, model->options.solver.name);
-    if (!simulation.ok()) {
-      for (const Diagnostic& d : simulation.diagnostics().items()) Report(d.severity, d.Format());
-      return;
-    }
-    simulation.value()->set_state(lane.simulation->state());
-    simulation.value()->control() = lane.simulation->control();
-    lane.simulation = std::move(simulation.value());
+    if (!ReplaceLaneModel(k, std::move(model))) return;
     if (k == 0) lane0_overrides_.push_back(set.assignment);
+  }
+}
+
+
+bool SimWorker::ReplaceLaneModel(int k, std::shared_ptr<const Model> model) {
+  // a new solver for the new model; state and control carry over
+  Lane& lane = *lanes_[k];
+  Expected<std::unique_ptr<Simulation>> simulation =
+      Simulation::Create(model, lane.initial_state, model->options.solver.name);
+  if (!simulation.ok()) {
+    for (const Diagnostic& d : simulation.diagnostics().items()) Report(d.severity, d.Format());
+    return false;
+  }
+  simulation.value()->set_state(lane.simulation->state());
+  simulation.value()->control() = lane.simulation->control();
+  lane.simulation = std::move(simulation.value());
+  return true;
+}
+
+
+void SimWorker::ApplyTeleoperateBody(int body) {
+  if (lanes_.empty()) return;
+  const Model& model = lanes_[0]->simulation->model();
+  for (const TeleopTarget& target : model.teleop_targets) {
+    if (target.type == TeleopTargetType::kEndEffector && target.tip_body == body) return;
+  }
+  if (teleop_.recording() || teleop_.replaying()) {
+    Report(Severity::kWarning, "a teleop target cannot be added while recording or replaying");
+    return;
+  }
+  Expected<TeleopTarget> target = EndEffectorTargetForBody(model, body);
+  if (!target.ok()) {
+    for (const Diagnostic& d : target.diagnostics().items()) Report(d.severity, d.message);
+    return;
+  }
+  for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
+    auto copy = std::make_shared<Model>(lanes_[k]->simulation->model());
+    copy->teleop_targets.push_back(target.value());
+    if (!ReplaceLaneModel(k, std::move(copy))) return;
   }
 }
 

@@ -141,6 +141,11 @@ struct SetTeleopMode {
   bool on = false;
   int active_target = -1;
 };
+/// Makes `body` a teleop end effector of every lane (engine/teleop/teleop_pick.h): the models
+/// get the target, state and control carry over. A body that is one already is left as it is.
+struct TeleoperateBody {
+  int body = kWorldBody;
+};
 /// Resets every lane to its initial state (and its joint targets to the scene's) and records
 /// the teleop session from there.
 struct StartRecording {};
@@ -164,7 +169,8 @@ using SimCommand =
                  command::SelectBody, command::BeginDrag, command::MoveDrag, command::EndDrag,
                  command::BeginPaint, command::PaintTo, command::EndPaint, command::UndoPaint,
                  command::RedoPaint, command::SavePaint, command::Teleop, command::SetTeleopMode,
-                 command::StartRecording, command::StopRecording, command::Replay>;
+                 command::TeleoperateBody, command::StartRecording, command::StopRecording,
+                 command::Replay>;
 
 /// The figures of one step, kept for the per-step history plots and statistics.
 struct StepSample {
@@ -267,6 +273,10 @@ class SimWorker {
   void Apply(const SimCommand& command);
   void ApplyLoad(const command::LoadScene& load);
   void ApplyOverride(const command::SetOverride& set);
+  // lane k runs `model` from now on, its state and control carried over; false (reported) when
+  // the solver cannot be made for it
+  bool ReplaceLaneModel(int k, std::shared_ptr<const Model> model);
+  void ApplyTeleoperateBody(int body);
   void ApplyPick(const Vec3& origin, const Vec3& direction, bool grab, const Vec3& view);
   void StepLanes();
   void ApplyDragForces(Lane& lane);

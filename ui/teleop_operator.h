@@ -82,6 +82,7 @@ class TeleopOperator {
   /// not in the scene.
   bool StartReplay(TeleopRecording recording, const Simulation& lane0);
   bool replaying() const { return replay_.has_value(); }
+  bool recording() const { return recorder_.has_value(); }
   /// True once a replay has stepped through all its steps (the caller pauses).
   bool replay_finished() const { return replay_finished_; }
 

@@ -125,6 +125,10 @@ TeleopStation::TeleopStation(MainWindow* window, SimBridge* bridge, VulkanViewpo
     action.pose = target;
     Send(action);
   });
+  connect(panel_, &TeleopPanel::TeleoperateBodyRequested, this, [this](int body) {
+    pending_body_ = body;
+    bridge_->Send(command::TeleoperateBody{body});
+  });
   connect(panel_, &TeleopPanel::RecordRequested, this, &TeleopStation::StartRecording);
   connect(panel_, &TeleopPanel::StopRecordingRequested, this, [this] {
     const QFileInfo scene(scene_path_);
@@ -300,14 +304,31 @@ bool TeleopStation::Replay(const QString& path) {
 
 void TeleopStation::ShowSnapshot(const SimSnapshot& snapshot) {
   scene_path_ = QString::fromStdString(snapshot.scene_path);
-  if (snapshot.scene_generation != scene_generation_ && snapshot.model != nullptr) {
+  const std::size_t targets = snapshot.model ? snapshot.model->teleop_targets.size() : 0;
+  if (snapshot.model != nullptr &&
+      (snapshot.scene_generation != scene_generation_ || targets != target_count_)) {
+    if (snapshot.scene_generation != scene_generation_) pending_body_ = -1;
     scene_generation_ = snapshot.scene_generation;
+    target_count_ = targets;
     rig_ = std::make_unique<devices::TeleopRig>(snapshot.model->teleop_targets);
     rig_->SetSpeedScale(panel_->speed_scale());
     keyboard_ =
         std::make_unique<devices::KeyboardTeleop>(mapping_.device(devices::DeviceKind::kKeyboard));
   }
   panel_->ShowSnapshot(snapshot);
+  // a body just made an end effector becomes the active one, in teleop mode
+  if (pending_body_ >= 0 && snapshot.model != nullptr) {
+    const std::vector<TeleopTarget>& list = snapshot.model->teleop_targets;
+    for (int t = 0; t < static_cast<int>(list.size()); ++t) {
+      if (list[t].type != TeleopTargetType::kEndEffector || list[t].tip_body != pending_body_) {
+        continue;
+      }
+      pending_body_ = -1;
+      panel_->SetActiveTarget(t);
+      SetTeleopMode(true);
+      break;
+    }
+  }
   // the devices come and go (hot-plug): their lines follow at the snapshot rate
   if (panel_->teleop_mode()) ShowDevices();
 }

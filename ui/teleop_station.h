@@ -67,7 +67,9 @@ class TeleopStation : public QObject {
   bool OnKey(int key, bool pressed, bool auto_repeat);
   void UpdateFrame();
   void ShowDevices();
-  QString scene_path_;  // the running scene's file (from the snapshot)
+  QString scene_path_;            // the running scene's file (from the snapshot)
+  std::size_t target_count_ = 0;  // the model's teleop targets the rig was built for
+  int pending_body_ = -1;         // a body asked to become an end effector, not one yet
 
   MainWindow* window_;
   SimBridge* bridge_;

@@ -46,6 +46,14 @@ TeleopPanel::TeleopPanel(QWidget* parent) : QDockWidget(tr("Teleop"), parent) {
   form->addRow(tr("End effector"), end_effector_);
   connect(end_effector_, &QComboBox::currentIndexChanged, this,
           [this](int) { emit ActiveTargetChanged(active_target()); });
+  add_body_ = new QPushButton(tr("Teleoperate the selected body"), body);
+  add_body_->setToolTip(
+      tr("click a robot link in the viewport, then make it an end effector (its "
+         "chain from the world, every joint driven)"));
+  connect(add_body_, &QPushButton::clicked, this, [this] {
+    if (selected_body_ >= 0) emit TeleoperateBodyRequested(selected_body_);
+  });
+  form->addRow(QString(), add_body_);
   error_ = new QLabel(tr("no end effector"), body);
   error_->setToolTip(tr("target versus actual pose of the end effector (the IK's error)"));
   form->addRow(tr("Pose error"), error_);
@@ -161,11 +169,20 @@ void TeleopPanel::RebuildTargets(const SimSnapshot& snapshot) {
 
 void TeleopPanel::ShowSnapshot(const SimSnapshot& snapshot) {
   const TeleopStatus& teleop = snapshot.teleop;
-  if (snapshot.scene_generation != scene_generation_) {
+  std::vector<std::string> names;
+  for (const TeleopTargetStatus& target : teleop.targets) names.push_back(target.name);
+  if (snapshot.scene_generation != scene_generation_ || names != target_names_) {
     scene_generation_ = snapshot.scene_generation;
+    target_names_ = names;
     RebuildTargets(snapshot);
   }
-  setEnabled(teleop.available);
+  selected_body_ = snapshot.selected_body;
+  add_body_->setEnabled(selected_body_ >= 0 && !teleop.recording && !teleop.replaying);
+  for (QWidget* child : findChildren<QWidget*>()) {
+    if (child != add_body_ && child != status_ && child->parent() == widget()) {
+      child->setEnabled(teleop.available);
+    }
+  }
   if (!teleop.available) {
     status_->setText(
         tr("This scene declares no teleop targets (scene `teleop`, "

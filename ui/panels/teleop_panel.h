@@ -2,10 +2,12 @@
 // (the viewport's gizmo on the active end effector, the keyboard layout, the gamepad and the
 // SpaceMouse feed the robot), the active end effector with its target-versus-actual pose error,
 // a slider and open/close buttons per gripper or synergy, a speed scale on the devices, the input
-// latency, and recording (from the initial state) and replay of sessions. The devices' status
-// lines come from the host (TeleopStation), which owns the devices.
+// latency, and recording (from the initial state) and replay of sessions. Any body selected in
+// the viewport can be made an end effector (a robot without a scene `teleop` section too). The
+// devices' status lines come from the host (TeleopStation), which owns the devices.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <QDockWidget>
@@ -50,6 +52,8 @@ class TeleopPanel : public QDockWidget {
   /// A gripper or synergy axis set in the panel: target index, value in [0, 1].
   void AxisRequested(int target, double value);
   void ResetTargetsRequested();
+  /// Make the body selected in the viewport or the scene tree an end effector.
+  void TeleoperateBodyRequested(int body);
   void RecordRequested();
   void StopRecordingRequested();
   void ReplayRequested();
@@ -72,7 +76,10 @@ class TeleopPanel : public QDockWidget {
   QPushButton* replay_ = nullptr;
   QPushButton* reset_ = nullptr;
   QLabel* status_ = nullptr;
+  QPushButton* add_body_ = nullptr;
+  int selected_body_ = -1;
   std::uint64_t scene_generation_ = ~std::uint64_t{0};
+  std::vector<std::string> target_names_;  // as last built
 };
 
 }  // namespace sim::ui
