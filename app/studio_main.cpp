@@ -176,6 +176,11 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "logical pixels, that grabs the gizmo's handle under (X0, Y0) (pressed at 10 % of the "
       "frames, moved over the next 10 %, released two frames later).",
       "X0,Y0,X1,Y1");
+  const QCommandLineOption teleop_body_option(
+      "teleop-body",
+      "Make this body (a robot link, e.g. fetch/wrist_roll_link) an end effector and teleoperate "
+      "it (implies --teleop).",
+      "NAME");
   const QCommandLineOption record_teleop_option(
       "record-teleop",
       "With --frames: record the teleop session from the first frame (the scene reset to its "
@@ -194,7 +199,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
        cancel_load_option, validation_option,   size_option,          view_option,
        keys_every_option,  pause_after_option,  memory_log_option,    paint_option,
        paint_tool_option,  paint_radius_option, paint_angle_option,   save_paint_option,
-       teleop_option,      teleop_drag_option,  record_teleop_option, replay_option});
+       teleop_option,      teleop_drag_option,  record_teleop_option, replay_option,
+       teleop_body_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -242,7 +248,9 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     options.script.paint = option == &paint_option;
     options.script.gizmo = option == &teleop_drag_option;
   }
-  options.script.teleop = parser.isSet(teleop_option) || options.script.gizmo;
+  options.script.teleop_body = parser.value(teleop_body_option);
+  options.script.teleop =
+      parser.isSet(teleop_option) || options.script.gizmo || !options.script.teleop_body.isEmpty();
   options.script.record_teleop = parser.value(record_teleop_option);
   options.script.replay = parser.value(replay_option);
   options.script.save_paint = parser.isSet(save_paint_option);
@@ -319,7 +327,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
                      options.script.exit || options.script.drag ||
                      !options.script.open_after.isEmpty() || !options.script.keys.isEmpty() ||
                      options.script.pause_after > 0 || options.script.memory_log_every > 0 ||
-                     !options.script.record_teleop.isEmpty() || !options.script.replay.isEmpty();
+                     !options.script.record_teleop.isEmpty() || !options.script.replay.isEmpty() ||
+                     options.script.teleop;
   if (options.scripted && options.script.frames == 0) options.script.frames = kDefaultScriptFrames;
   options.validation = parser.isSet(validation_option);
   if (parser.isSet(size_option)) {

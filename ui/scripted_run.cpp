@@ -105,6 +105,13 @@ void ScriptedRun::PlayScript(quint64 frame) {
   if (options_.teleop && !teleop_on_) {
     teleop_on_ = true;
     window_->teleop()->SetTeleopMode(true);
+    const auto& snapshot = *window_->simulation()->latest();
+    if (!options_.teleop_body.isEmpty() && snapshot.model != nullptr) {
+      const int body = snapshot.model->FindBody(options_.teleop_body.toStdString());
+      std::cout << "teleop body: " << options_.teleop_body.toStdString() << " (" << body << ")"
+                << std::endl;
+      if (body >= 0) window_->teleop()->TeleoperateBody(body);
+    }
   }
   if (!options_.record_teleop.isEmpty() && !recording_started_) {
     recording_started_ = true;

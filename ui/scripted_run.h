@@ -54,6 +54,8 @@ struct ScriptedRunOptions {
   bool gizmo = false;
   /// teleop mode on from the first frame (the teleop panel's first end effector)
   bool teleop = false;
+  /// non-empty: this body of the scene becomes the active end effector at the first frame
+  QString teleop_body;
   /// non-empty: record the teleop session from the first frame (the scene reset to its initial
   /// state) and write it here at the end
   QString record_teleop;

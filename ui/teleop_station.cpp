@@ -125,10 +125,7 @@ TeleopStation::TeleopStation(MainWindow* window, SimBridge* bridge, VulkanViewpo
     action.pose = target;
     Send(action);
   });
-  connect(panel_, &TeleopPanel::TeleoperateBodyRequested, this, [this](int body) {
-    pending_body_ = body;
-    bridge_->Send(command::TeleoperateBody{body});
-  });
+  connect(panel_, &TeleopPanel::TeleoperateBodyRequested, this, &TeleopStation::TeleoperateBody);
   connect(panel_, &TeleopPanel::RecordRequested, this, &TeleopStation::StartRecording);
   connect(panel_, &TeleopPanel::StopRecordingRequested, this, [this] {
     const QFileInfo scene(scene_path_);
@@ -263,6 +260,12 @@ void TeleopStation::ShowDevices() {
     lines << tr("SpaceMouse: %1").arg(QString::fromStdString(spacemouse_->status().text));
   }
   panel_->ShowDevices(lines.join(QLatin1Char('\n')));
+}
+
+
+void TeleopStation::TeleoperateBody(int body) {
+  pending_body_ = body;
+  bridge_->Send(command::TeleoperateBody{body});
 }
 
 

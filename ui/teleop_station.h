@@ -50,6 +50,9 @@ class TeleopStation : public QObject {
   /// Shows the snapshot in the panel; a new scene rebuilds the action layer for its targets.
   void ShowSnapshot(const SimSnapshot& snapshot);
 
+  /// Makes `body` an end effector of the running scene and, once it is, the active one in
+  /// teleop mode (the panel's "Teleoperate the selected body").
+  void TeleoperateBody(int body);
   /// Resets the scene and records the session from its initial state (the panel's Record).
   void StartRecording();
   /// Stops recording and writes the recording to `path` (docs/teleop-recording.md).

@@ -4,7 +4,8 @@
 // distance while the simulation runs; the IK and the drives bring the end effector there (within
 // 5 mm, the issue's bound), and the input latency is reported as one step. The session, recorded
 // in the studio (--record-teleop) with a key press closing the gripper on the way, replays in
-// `contact-sim replay` and in the studio (--replay) to the recorded final state hash.
+// `contact-sim replay` and in the studio (--replay) to the recorded final state hash. A lone URDF
+// opened without a scene gets an end effector on a link picked in the studio (--teleop-body).
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -131,6 +132,22 @@ TEST(StudioTeleopTest, DraggingTheGizmoMovesTheEndEffectorToTheTarget) {
       scratch);
   EXPECT_EQ(replay.exit_code, 0) << RunReport(replay);
   EXPECT_NE(replay.out.find("matches the recording"), std::string::npos) << RunReport(replay);
+  if (!HasFailure()) fs::remove_all(scratch);
+}
+
+TEST(StudioTeleopTest, ALinkOfALoneUrdfBecomesAnEndEffector) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const std::string urdf = std::string(SIM_SOURCE_DIR) + "/resources/robots/fetch/fetch.urdf";
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(urdf) +
+                      " --size 900x650 --teleop-body fetch/wrist_roll_link --frames 20 --exit"),
+      scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  // the picked link is a target of the running scene (the summary lists lane 0's end effectors)
+  const std::regex line(R"(teleop fetch/wrist_roll_link target (\S+) (\S+) (\S+) actual (\S+))");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(run.out, match, line)) << RunReport(run);
   if (!HasFailure()) fs::remove_all(scratch);
 }
 

@@ -7,7 +7,10 @@
 //   - the same actions at the same steps give the same state bit for bit; a different one does
 //     not (the replay guarantee of recordings);
 //   - on the mobile Fetch (scenes/fetch_teleop.json) the arm's target rides with the torso it is
-//     fixed in: driving the base carries the gripper along, the arm's joints keep still.
+//     fixed in: driving the base carries the gripper along, the arm's joints keep still;
+//   - a link picked in the studio (EndEffectorTargetForBody) becomes an end effector whose chain
+//     runs from the world, and reaches a pose target; a body no joint moves, or one behind an
+//     undriven joint, is refused with the reason.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -17,6 +20,7 @@
 #include "engine/dynamics/constraint_rows.h"
 #include "engine/io/scene_file.h"
 #include "engine/step/pipeline.h"
+#include "engine/teleop/teleop_pick.h"
 #include "engine/teleop/teleop_session.h"
 #include "tests/support/teleop_scene.h"
 
@@ -201,6 +205,49 @@ TEST(TeleopSessionTest, TheArmsTargetRidesWithTheMobileBase) {
   // the gripper moved with the base (within the arm's settling, a few mm), the elbow kept still
   EXPECT_NEAR((gripper1 - gripper0 - Vec3(driven, 0, 0)).norm(), 0, 5e-3);
   EXPECT_NEAR(JointCoordinate(model, sim.state(), elbow), elbow0, 0.01);
+}
+
+TEST(TeleopSessionTest, APickedLinkBecomesAnEndEffectorThatReachesItsTarget) {
+  Expected<io::Scene> scene = io::ParseScene(test_support::TeleopFetchSceneText(),
+                                             std::string(SIM_SOURCE_DIR) + "/scenes/t.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const Model& model = *scene->model;
+  // the wrist: torso, shoulder pan and lift, upper arm roll, elbow, forearm roll, wrist flex and
+  // roll from the world (the fixed base folded in)
+  const int wrist = model.FindBody("fetch/wrist_roll_link");
+  Expected<TeleopTarget> target = EndEffectorTargetForBody(model, wrist);
+  ASSERT_TRUE(target.ok()) << target.diagnostics().Format();
+  EXPECT_EQ(target->name, "fetch/wrist_roll_link");
+  auto picked = std::make_shared<Model>(model);
+  picked->teleop_targets.push_back(target.value());
+  auto created = Simulation::Create(picked, scene->initial_state, "nsn");
+  ASSERT_TRUE(created.ok());
+  Simulation& sim = *created.value();
+  const int t = static_cast<int>(picked->teleop_targets.size()) - 1;
+  ASSERT_EQ(sim.teleop()->controller().Chain(t)->size(), 8);
+  TeleopAction reach;
+  reach.kind = TeleopActionKind::kSetPose;
+  reach.target = t;
+  reach.pose = *sim.teleop()->controller().EndEffectorPose(t, sim.state());
+  reach.pose.p += Vec3(-0.05, 0.05, 0.05);
+  sim.teleop()->Submit(reach);
+  StepFor(&sim, 2.5);
+  // within the stiff drives' tracking (the same bound as the declared arm's, 3 mm)
+  EXPECT_LT((sim.teleop()->controller().EndEffectorPose(t, sim.state())->p - reach.pose.p).norm(),
+            3e-3);
+
+  // refused with the reason: the base (no joint moves it), and the wrist without drives
+  Expected<TeleopTarget> base = EndEffectorTargetForBody(model, model.FindBody("fetch/base_link"));
+  ASSERT_FALSE(base.ok());
+  EXPECT_NE(base.diagnostics().Format().find("no joint moves it"), std::string::npos)
+      << base.diagnostics().Format();
+  Model undriven = model;
+  undriven.joint_drive[model.FindJoint("fetch/elbow_flex_joint")] = JointDrive{};
+  Expected<TeleopTarget> loose = EndEffectorTargetForBody(undriven, wrist);
+  ASSERT_FALSE(loose.ok());
+  EXPECT_NE(loose.diagnostics().Format().find("'fetch/elbow_flex_joint' has no drive"),
+            std::string::npos)
+      << loose.diagnostics().Format();
 }
 
 }  // namespace
