@@ -206,7 +206,14 @@ void TeleopOperator::FillStatus(const Simulation& lane0, TeleopStatus* status) c
         target.has_pose = true;
         target.actual = *actual;
         target.target = controller.HasPoseTarget(t) ? *controller.PoseTarget(t) : *actual;
-        PoseError(target.actual, target.target, &target.position_error, &target.rotation_error);
+        if (target.type == TeleopTargetType::kLookAt) {
+          // how far the look axis is off the point
+          const Vec3 axis = actual->q * session->target(t).look_axis;
+          const Vec3 to_point = target.target.p - actual->p;
+          target.rotation_error = std::atan2(axis.cross(to_point).norm(), axis.dot(to_point));
+        } else {
+          PoseError(target.actual, target.target, &target.position_error, &target.rotation_error);
+        }
         if (const IkResult* ik = controller.LastIkResult(t))
           target.saturated_joints = ik->saturated;
       }

@@ -5,6 +5,8 @@
 //   gripper       {joints: {"joint": [open, closed], ...}}: one axis, open (0) to closed (1)
 //   synergy       {joints: {...}} as a gripper: a grasp synergy of several joints on one axis
 //   base          {x_joint?, y_joint?, yaw_joint?, max_linear_speed?, max_angular_speed?}
+//   look_at       {link, base?, axis?, rest_posture?, max_joint_speed?}: the link's axis pointed
+//                 at a point (a head's pan and tilt) through the same IK, orientation only
 // Joint names are the model's ("robot/joint"); links are "robot/link" (welded links too).
 #include <set>
 
@@ -214,7 +216,8 @@ void ReadTeleop(SceneReader& reader, const JsonValue& root, Model* model) {
       continue;
     }
     if (entry.Find("type") == nullptr) {
-      reader.Error(entry, what + " needs a 'type' (end_effector, gripper, synergy or base)");
+      reader.Error(entry,
+                   what + " needs a 'type' (end_effector, gripper, synergy, base or look_at)");
       continue;
     }
     using T = TeleopTargetType;
@@ -222,7 +225,8 @@ void ReadTeleop(SceneReader& reader, const JsonValue& root, Model* model) {
                             {{TeleopTargetTypeName(T::kEndEffector), T::kEndEffector},
                              {TeleopTargetTypeName(T::kGripper), T::kGripper},
                              {TeleopTargetTypeName(T::kSynergy), T::kSynergy},
-                             {TeleopTargetTypeName(T::kBase), T::kBase}},
+                             {TeleopTargetTypeName(T::kBase), T::kBase},
+                             {TeleopTargetTypeName(T::kLookAt), T::kLookAt}},
                             &target.type, what)) {
       continue;
     }
@@ -235,6 +239,25 @@ void ReadTeleop(SceneReader& reader, const JsonValue& root, Model* model) {
                          what);
         ok = ReadEndEffector(reader, entry, *model, &target, what);
         break;
+      case T::kLookAt: {
+        reader.CheckKeys(
+            entry, {"name", "type", "link", "base", "axis", "rest_posture", "max_joint_speed"},
+            what);
+        ok = ReadEndEffector(reader, entry, *model, &target, what);
+        // orientation only: the link's axis towards the point
+        target.position_weight = 0;
+        target.orientation_weight = 1;
+        Eigen::Matrix<double, 3, 1> axis(1, 0, 0);
+        if (ok && entry.Find("axis") != nullptr) {
+          ok = reader.ReadArray<3>(entry, "axis", &axis, what, -1e3, 1e3);
+          if (ok && !(axis.norm() > 1e-9)) {
+            reader.Error(*entry.Find("axis"), what + " 'axis' must not be zero");
+            ok = false;
+          }
+        }
+        target.look_axis = axis.normalized().cast<Real>();
+        break;
+      }
       case T::kGripper:
       case T::kSynergy:
         reader.CheckKeys(entry, {"name", "type", "joints"}, what);

@@ -104,6 +104,8 @@ const char* TeleopTargetTypeName(TeleopTargetType type) {
       return "synergy";
     case TeleopTargetType::kBase:
       return "base";
+    case TeleopTargetType::kLookAt:
+      return "look_at";
   }
   return "end_effector";
 }

@@ -15,9 +15,10 @@ enum class TeleopTargetType {
   kGripper,          ///< one axis in [0, 1]: open (0) to closed (1)
   kSynergy,          ///< one axis in [0, 1] to several joints (a power or pinch grasp)
   kBase,             ///< planar mobile base: x, y, yaw velocities through three joints
+  kLookAt,           ///< a link's axis pointed at a point (a head: pan and tilt), by the IK
 };
 
-/// "end_effector", "gripper", "synergy", "base" as in scene files.
+/// "end_effector", "gripper", "synergy", "base", "look_at" as in scene files.
 const char* TeleopTargetTypeName(TeleopTargetType type);
 
 /// One named teleop target. The fields a type does not use stay empty.
@@ -37,6 +38,9 @@ struct TeleopTarget {
   std::vector<int> rest_joints;
   std::vector<Real> rest_positions;
   Real max_joint_speed = 1.5;  ///< IK joint-velocity cap [rad/s|m/s]
+  /// look_at (which uses the chain fields above): the axis of the end-effector frame that is
+  /// pointed at the target point (unit)
+  Vec3 look_axis = Vec3::UnitX();
 
   // gripper, synergy: joint j_k's drive target is open_k + axis·(closed_k − open_k)
   std::vector<int> joints;

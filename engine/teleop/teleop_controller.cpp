@@ -23,7 +23,9 @@ TeleopController::TeleopController(const Model& model)
       targets_(model.teleop_targets) {
   for (std::size_t t = 0; t < targets_.size(); ++t) {
     const TeleopTarget& spec = targets_[t];
-    if (spec.type != TeleopTargetType::kEndEffector) continue;
+    if (spec.type != TeleopTargetType::kEndEffector && spec.type != TeleopTargetType::kLookAt) {
+      continue;
+    }
     Expected<KinematicChain> chain =
         BuildKinematicChain(model, spec.base_body, spec.tip_body, spec.X_BE);
     if (!chain.ok()) {
@@ -39,7 +41,7 @@ TeleopController::TeleopController(const Model& model)
       }
     }
     ik.set_rest_posture(rest);
-    EndEffector arm{std::move(ik), IkTarget{}, VecX(), false, IkResult{}};
+    EndEffector arm{std::move(ik), Vec3::Zero(), IkTarget{}, VecX(), false, IkResult{}};
     arm.target.position_weight = spec.position_weight;
     arm.target.orientation_weight = spec.orientation_weight;
     arms_[t].emplace(std::move(arm));
@@ -51,11 +53,13 @@ void TeleopController::Reset(const Model& model, const State& state) {
   std::fill(axes_.begin(), axes_.end(), kNaN);
   std::fill(base_velocity_.begin(), base_velocity_.end(), Vec3::Zero());
   std::fill(base_position_.begin(), base_position_.end(), Vec3::Constant(kNaN));
-  for (std::optional<EndEffector>& arm : arms_) {
+  for (std::size_t t = 0; t < arms_.size(); ++t) {
+    std::optional<EndEffector>& arm = arms_[t];
     if (!arm) continue;
     const KinematicChain& chain = arm->ik.chain();
     arm->q_command = ChainPositions(model, chain, state);
     arm->target.X_WT = ChainForwardKinematics(chain, ChainBasePose(chain, state), arm->q_command);
+    arm->look_point = arm->target.X_WT * targets_[t].look_axis;
     arm->has_target = true;
     arm->last = IkResult{};
   }
@@ -64,7 +68,11 @@ void TeleopController::Reset(const Model& model, const State& state) {
 
 void TeleopController::SetPoseTarget(int target, const Pose& X_WT) {
   if (!arms_[target]) return;
-  arms_[target]->target.X_WT = X_WT;
+  if (targets_[target].type == TeleopTargetType::kLookAt) {
+    arms_[target]->look_point = X_WT.p;
+  } else {
+    arms_[target]->target.X_WT = X_WT;
+  }
   arms_[target]->has_target = true;
 }
 
@@ -95,7 +103,8 @@ void TeleopController::Apply(const Model& model, const State& state, Real dt, Co
   for (std::size_t t = 0; t < targets_.size(); ++t) {
     const TeleopTarget& spec = targets_[t];
     switch (spec.type) {
-      case TeleopTargetType::kEndEffector: {
+      case TeleopTargetType::kEndEffector:
+      case TeleopTargetType::kLookAt: {
         if (!arms_[t]) break;
         EndEffector& arm = *arms_[t];
         const KinematicChain& chain = arm.ik.chain();
@@ -107,7 +116,19 @@ void TeleopController::Apply(const Model& model, const State& state, Real dt, Co
         }
         if (!arm.has_target) {
           arm.target.X_WT = ChainForwardKinematics(chain, ChainBasePose(chain, state), measured);
+          arm.look_point = arm.target.X_WT * spec.look_axis;
           arm.has_target = true;
+        }
+        if (spec.type == TeleopTargetType::kLookAt) {
+          // the smallest turn of the commanded frame that points its axis at the point
+          const Pose X_WE =
+              ChainForwardKinematics(chain, ChainBasePose(chain, state), arm.q_command);
+          const Vec3 to_point = arm.look_point - X_WE.p;
+          if (to_point.norm() > Real(1e-6)) {
+            arm.target.X_WT = {
+                X_WE.p,
+                (Quat::FromTwoVectors(X_WE.q * spec.look_axis, to_point) * X_WE.q).normalized()};
+          }
         }
         arm.ik.options().max_step = VecX::Constant(chain.size(), spec.max_joint_speed * dt);
         arm.last = arm.ik.Step(ChainBasePose(chain, state), arm.q_command, arm.target);
@@ -163,6 +184,9 @@ std::optional<Pose> TeleopController::EndEffectorPose(int target, const State& s
 
 std::optional<Pose> TeleopController::PoseTarget(int target) const {
   if (!arms_[target]) return std::nullopt;
+  if (targets_[target].type == TeleopTargetType::kLookAt) {
+    return Pose{arms_[target]->look_point, Quat::Identity()};
+  }
   return arms_[target]->target.X_WT;
 }
 

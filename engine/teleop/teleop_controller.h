@@ -10,6 +10,10 @@
 // Grippers and synergies: θ*_k = open_k + a·(closed_k − open_k) for the axis a ∈ [0, 1].
 // Bases: the commanded velocity (v_x, v_y in the heading frame of the yaw joint, ω) becomes the
 // drives' target velocities and the integral of it their target positions.
+// Look-at targets (heads): the pose target's position is the point to look at; each step the
+// orientation target is the smallest turn of the commanded end-effector frame that points its
+// look axis at the point, and the IK (orientation only) steps towards it. The point starts 1 m
+// along the axis.
 #pragma once
 
 #include <optional>
@@ -46,8 +50,8 @@ class TeleopController {
   /// MakeControl) for a step of `dt` [s] from `state`.
   void Apply(const Model& model, const State& state, Real dt, Control* control);
 
-  /// The end effector's current pose in the world at `state`, and its pose target; nullopt for
-  /// other target types.
+  /// The end effector's current pose in the world at `state`, and its pose target (for a look_at
+  /// target: the point, with the identity orientation); nullopt for other target types.
   std::optional<Pose> EndEffectorPose(int target, const State& state) const;
   std::optional<Pose> PoseTarget(int target) const;
   /// Whether the end effector has a pose target yet (before its first Apply or a
@@ -64,6 +68,7 @@ class TeleopController {
  private:
   struct EndEffector {
     DlsIk ik;
+    Vec3 look_point = Vec3::Zero();  ///< look_at: the point [m], world
     IkTarget target;
     VecX q_command;           ///< empty until seeded
     bool has_target = false;  ///< false: the first Apply holds the current pose

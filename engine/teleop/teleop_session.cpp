@@ -106,6 +106,12 @@ void TeleopSession::Apply(const Model& model, const State& state, Real dt, Contr
   // integrate the held rates over the step, then let the controller write the drive targets
   for (int t = 0; t < target_count(); ++t) {
     switch (targets_[t].type) {
+      case TeleopTargetType::kLookAt:
+        // the point moves at the held linear rate (it is far from the head: no lead bound)
+        if (linear_rate_[t].isZero()) break;
+        controller_.SetPoseTarget(
+            t, Pose{CurrentPoseTarget(t, state).p + dt * linear_rate_[t], Quat::Identity()});
+        break;
       case TeleopTargetType::kEndEffector: {
         if (linear_rate_[t].isZero() && angular_rate_[t].isZero()) break;
         const std::optional<Pose> X_WE = controller_.EndEffectorPose(t, state);
@@ -219,6 +225,7 @@ int TeleopSession::command_size() const {
         size += 1;
         break;
       case TeleopTargetType::kBase:
+      case TeleopTargetType::kLookAt:
         size += 3;
         break;
     }
@@ -245,6 +252,10 @@ VecX TeleopSession::CommandVector(const State& state) const {
         break;
       case TeleopTargetType::kBase:
         command.segment<3>(at) = linear_rate_[t];
+        at += 3;
+        break;
+      case TeleopTargetType::kLookAt:
+        command.segment<3>(at) = CurrentPoseTarget(t, state).p;
         at += 3;
         break;
     }

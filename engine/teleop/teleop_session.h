@@ -61,7 +61,7 @@ class TeleopSession {
 
   /// The per-step command vector (the "actions" of a demonstration): per target in model order,
   /// an end effector's pose target p (3, m) and q (4, w x y z), an axis (1, NaN until commanded), a
-  /// base's velocity (3: v_x, v_y [m/s], ω [rad/s]).
+  /// base's velocity (3: v_x, v_y [m/s], ω [rad/s]), a look-at target's point (3, m).
   VecX CommandVector(const State& state) const;
   int command_size() const;
 

@@ -415,6 +415,9 @@ def fetch_teleop():
     teleop = [{"name": "base", "type": "base", "x_joint": "base_x", "y_joint": "base_y",
                "yaw_joint": "base_yaw", "max_linear_speed": 0.5, "max_angular_speed": 1.0}]
     teleop += arm_and_gripper_teleop(start)
+    # the head's pan and tilt point the tilt link's x axis (the camera's view) at a point
+    teleop.append({"name": "head", "type": "look_at", "link": "fetch/head_tilt_link",
+                   "base": "fetch/torso_lift_link", "axis": [1, 0, 0]})
     return {
         "name": "Fetch teleop",
         "description": "Fetch on a mobile base in front of a shelf with three things to pick, "

@@ -79,7 +79,8 @@ TEST(SceneTeleopTest, MistakesAreLocatedErrors) {
 {"name": "i", "type": "base", "x_joint": "fetch/shoulder_pan_joint"},
 {"name": "j", "type": "hand"},
 {"name": "a", "type": "gripper", "joints": {"fetch/l_gripper_finger_joint": [0, 0.05]}},
-{"name": "k", "type": "end_effector"})");
+{"name": "k", "type": "end_effector"},
+{"name": "l", "type": "look_at", "link": "fetch/head_tilt_link", "axis": [0, 0, 0]})");
   const std::string at = kSource + ":";
   EXPECT_THAT(errors, HasSubstr(at + "6: error: teleop target 'a' 'link' names unknown link "
                                      "'fetch/no_such_link'"));
@@ -101,9 +102,10 @@ TEST(SceneTeleopTest, MistakesAreLocatedErrors) {
   EXPECT_THAT(errors, HasSubstr(at + "14: error: teleop target 'i' 'x_joint' joint "
                                      "'fetch/shoulder_pan_joint' is revolute, expected prismatic"));
   EXPECT_THAT(errors, HasSubstr(at + "15: error: teleop target 'j' 'type' is 'hand', expected "
-                                     "one of: end_effector, gripper, synergy, base"));
+                                     "one of: end_effector, gripper, synergy, base, look_at"));
   EXPECT_THAT(errors, HasSubstr(at + "16: error: duplicate teleop target name 'a'"));
   EXPECT_THAT(errors, HasSubstr(at + "17: error: teleop target 'k' needs 'link'"));
+  EXPECT_THAT(errors, HasSubstr(at + "18: error: teleop target 'l' 'axis' must not be zero"));
 }
 
 }  // namespace

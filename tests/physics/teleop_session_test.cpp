@@ -8,9 +8,12 @@
 //     not (the replay guarantee of recordings);
 //   - on the mobile Fetch (scenes/fetch_teleop.json) the arm's target rides with the torso it is
 //     fixed in: driving the base carries the gripper along, the arm's joints keep still;
+//   - the mobile Fetch's head (a look_at target on pan and tilt) points its camera axis at a
+//     point within 1°;
 //   - a link picked in the studio (EndEffectorTargetForBody) becomes an end effector whose chain
 //     runs from the world, and reaches a pose target; a body no joint moves, or one behind an
 //     undriven joint, is refused with the reason.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -206,6 +209,35 @@ TEST(TeleopSessionTest, TheArmsTargetRidesWithTheMobileBase) {
   EXPECT_NEAR((gripper1 - gripper0 - Vec3(driven, 0, 0)).norm(), 0, 5e-3);
   EXPECT_NEAR(JointCoordinate(model, sim.state(), elbow), elbow0, 0.01);
 }
+
+TEST(TeleopSessionTest, TheHeadLooksAtAPoint) {
+  Expected<io::Scene> scene =
+      io::LoadScene(std::string(SIM_SOURCE_DIR) + "/scenes/fetch_teleop.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  auto created = Simulation::Create(scene->model, scene->initial_state, "nsn");
+  ASSERT_TRUE(created.ok());
+  Simulation& sim = *created.value();
+  int head = -1;
+  for (int t = 0; t < sim.teleop()->target_count(); ++t) {
+    if (sim.teleop()->target(t).type == TeleopTargetType::kLookAt) head = t;
+  }
+  ASSERT_GE(head, 0);
+  StepFor(&sim, 0.2);
+  // a point ahead, to the left and below: pan and tilt of about 20° each
+  const Pose eye = *sim.teleop()->controller().EndEffectorPose(head, sim.state());
+  TeleopAction look;
+  look.kind = TeleopActionKind::kSetPose;
+  look.target = head;
+  look.pose.p = eye.p + Vec3(1.5, 0.6, -0.6);
+  sim.teleop()->Submit(look);
+  StepFor(&sim, 2.0);
+  const Pose seen = *sim.teleop()->controller().EndEffectorPose(head, sim.state());
+  const Vec3 axis = seen.q * Vec3::UnitX();
+  const Vec3 to_point = (look.pose.p - seen.p).normalized();
+  // the stiff hold-pose drives track the IK's pan and tilt to well under a degree
+  EXPECT_LT(std::acos(std::clamp<Real>(axis.dot(to_point), -1, 1)), 1.0 * 3.14159265 / 180);
+}
+
 
 TEST(TeleopSessionTest, APickedLinkBecomesAnEndEffectorThatReachesItsTarget) {
   Expected<io::Scene> scene = io::ParseScene(test_support::TeleopFetchSceneText(),

@@ -28,6 +28,7 @@ TeleopRig::TeleopRig(const std::vector<TeleopTarget>& targets)
     types_.push_back(targets[t].type);
     switch (targets[t].type) {
       case TeleopTargetType::kEndEffector:
+      case TeleopTargetType::kLookAt:  // the move intents move the point looked at
         end_effectors_.push_back(t);
         break;
       case TeleopTargetType::kGripper:
@@ -57,6 +58,7 @@ void TeleopRig::Select(int target, double stamp_seconds, std::vector<TeleopActio
   int* active = nullptr;
   switch (types_[target]) {
     case TeleopTargetType::kEndEffector:
+    case TeleopTargetType::kLookAt:
       active = &end_effector_;
       break;
     case TeleopTargetType::kGripper:
@@ -175,6 +177,7 @@ void TeleopRig::Stop(int target, double stamp_seconds, std::vector<TeleopAction>
   if (target < 0) return;
   switch (types_[target]) {
     case TeleopTargetType::kEndEffector:
+    case TeleopTargetType::kLookAt:
       if (sent_linear_[target].isZero() && sent_angular_[target].isZero()) return;
       actions->push_back(MakeAction(TeleopActionKind::kPoseVelocity, target, stamp_seconds));
       sent_linear_[target].setZero();

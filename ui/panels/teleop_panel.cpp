@@ -126,7 +126,8 @@ void TeleopPanel::RebuildTargets(const SimSnapshot& snapshot) {
     const QSignalBlocker block(end_effector_);
     end_effector_->clear();
     for (int t = 0; t < static_cast<int>(teleop.targets.size()); ++t) {
-      if (teleop.targets[t].type != TeleopTargetType::kEndEffector) continue;
+      const TeleopTargetType type = teleop.targets[t].type;
+      if (type != TeleopTargetType::kEndEffector && type != TeleopTargetType::kLookAt) continue;
       end_effector_->addItem(QString::fromStdString(teleop.targets[t].name), t);
     }
   }

@@ -71,6 +71,9 @@ std::string ActionLayout(const Model& model) {
         layout +=
             target.name + ": velocity v_x v_y [m/s] (heading frame), omega [rad/s]" + columns(3);
         break;
+      case TeleopTargetType::kLookAt:
+        layout += target.name + ": point looked at, x y z [m]" + columns(3);
+        break;
     }
   }
   return layout;
