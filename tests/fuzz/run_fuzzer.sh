@@ -17,7 +17,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-TARGETS=(scene_json urdf gmsh tetgen vtk mesh)
+TARGETS=(scene_json urdf gmsh tetgen vtk mesh teleop_recording)
 MODE="${1:-}"
 if [ "$MODE" = list ]; then
   printf '%s\n' "${TARGETS[@]}"
@@ -56,6 +56,7 @@ case "$TARGET" in
   gmsh) add_seeds tests/data/*.msh resources/meshes/*.msh ;;
   vtk) add_seeds tests/data/*.vtk tests/fuzz/seeds/vtk/* ;;
   mesh) add_seeds tests/fuzz/seeds/mesh/* resources/meshes/grasp/*.obj ;;
+  teleop_recording) add_seeds tests/fuzz/seeds/teleop_recording/* ;;
   tetgen)
     add_seeds tests/fuzz/seeds/tetgen/*
     # each .node/.ele pair of the test data as one input: .node, "#ele", .ele
