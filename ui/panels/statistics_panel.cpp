@@ -110,6 +110,18 @@ void StatisticsPanel::ShowSnapshot(const SimSnapshot& snapshot, double fps, doub
       {tr("  solve"), [](const LaneSnapshot& l) { return Ms(MedianOf(l, &StepSample::solve_ms)); }},
       {tr("  integrate"),
        [](const LaneSnapshot& l) { return Ms(MedianOf(l, &StepSample::integrate_ms)); }},
+      {tr("  control (teleop IK, script)"),
+       [](const LaneSnapshot& l) { return Ms(l.report.control_ms); }},
+      {tr("Teleop input latency"),
+       [&](const LaneSnapshot&) {
+         const TeleopStatus& t = snapshot.teleop;
+         if (t.latency_samples == 0) return tr("no input yet");
+         return tr("%1 mean, %2 max; within %3 step(s)")
+             .arg(Ms(t.latency_mean_ms))
+             .arg(Ms(t.latency_max_ms))
+             .arg(t.latency_max_steps);
+       },
+       true},
       {tr("Outer / inner iterations"),
        [](const LaneSnapshot& l) {
          return QStringLiteral("%1 / %2")
