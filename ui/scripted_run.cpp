@@ -308,14 +308,20 @@ bool ScriptedRun::ReplayOver() const {
 }
 
 
-void ScriptedRun::SaveRecording() {
-  window_->teleop()->StopRecording(options_.record_teleop);
-  // the worker writes the file between steps: wait for its status to say so (10 s at most)
+void ScriptedRun::WaitForWorker(const std::function<bool(const SimSnapshot&)>& done) {
+  // the worker applies commands between steps and publishes after: poll its snapshots (10 s at
+  // most, a loaded machine's worst)
   QElapsedTimer waited;
   waited.start();
-  while (waited.elapsed() < 10000 && window_->simulation()->latest()->teleop.recording) {
+  while (waited.elapsed() < 10000 && !done(*window_->simulation()->latest())) {
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
   }
+}
+
+
+void ScriptedRun::SaveRecording() {
+  window_->teleop()->StopRecording(options_.record_teleop);
+  WaitForWorker([](const SimSnapshot& s) { return !s.teleop.recording; });
 }
 
 
@@ -327,6 +333,11 @@ void ScriptedRun::Act() {
                         options_.drag_to.toPoint());
   }
   if (recording_started_) SaveRecording();
+  // the painted fields are written by the worker: wait until it says none is unsaved
+  if (paint_saved_) {
+    WaitForWorker(
+        [](const SimSnapshot& s) { return s.paint.unsaved_fields == 0 && s.paint.undo_depth > 0; });
+  }
   PrintSummary();
   int exit_code = load_failed_ || window_->render_failed() ? 1 : 0;
   if (!options_.screenshot.isEmpty()) {

@@ -22,6 +22,7 @@
 //   teleop status: MESSAGE          (the last record/replay outcome, e.g. the replay's hash)
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include <QElapsedTimer>
@@ -34,6 +35,7 @@
 namespace sim::ui {
 
 class MainWindow;
+struct SimSnapshot;
 
 struct ScriptedRunOptions {
   int frames = 0;                ///< frames to render after the scene load before acting (>= 1)
@@ -102,6 +104,8 @@ class ScriptedRun : public QObject {
   bool ReplayOver() const;
   // stops the recording (--record-teleop) and waits for the worker to write it
   void SaveRecording();
+  // processes events until the worker's latest snapshot satisfies `done` (10 s at most)
+  void WaitForWorker(const std::function<bool(const SimSnapshot&)>& done);
 
   MainWindow* window_;
   ScriptedRunOptions options_;
