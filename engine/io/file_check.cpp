@@ -123,6 +123,15 @@ Diagnostics CheckMesh(const std::string& path, CheckSummary* summary) {
   return loaded.diagnostics();
 }
 
+// whether the first 512 bytes of the file name the teleop recording format
+bool OpensAsTeleopRecording(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string opening(512, '\0');
+  in.read(opening.data(), static_cast<std::streamsize>(opening.size()));
+  opening.resize(static_cast<std::size_t>(in.gcount()));
+  return opening.find(std::string("\"") + kTeleopRecordingFormat + "\"") != std::string::npos;
+}
+
 }  // namespace
 
 
@@ -131,8 +140,9 @@ Diagnostics CheckFile(const std::string& path, CheckSummary* summary) {
   Diagnostics diagnostics = CheckInputFile(path, "input");
   if (diagnostics.has_errors()) return diagnostics;
   const std::string ext = LowerExtension(path);
-  // a teleop recording: the file alone (`contact-sim replay` runs it against its scene)
-  if (path.ends_with(".teleop.json")) {
+  // a teleop recording (by its name, or a .json file whose opening names the format): the file
+  // alone (`contact-sim replay` runs it against its scene)
+  if (path.ends_with(".teleop.json") || (ext == ".json" && OpensAsTeleopRecording(path))) {
     Expected<TeleopRecordingFile> file = ReadTeleopRecording(path);
     if (file.ok()) {
       const TeleopRecording& recording = file->recording;

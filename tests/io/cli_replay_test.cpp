@@ -93,6 +93,13 @@ TEST(CliReplayTest, BadRecordingIsALocatedErrorAndExitsOne) {
   EXPECT_EQ(checked.exit_code, 0) << checked.output;
   EXPECT_THAT(checked.output, HasSubstr("ok: teleop recording scene 'fetch_teleop.json', 6 "
                                         "actions on arm, gripper, 90 steps"));
+  // a plain .json file is taken for a recording by the format its opening names (the shipped
+  // recordings are named so)
+  const fs::path plain = dir / "good.json";
+  fs::copy_file(good, plain);
+  const CommandResult by_content = RunContactSim("check " + plain.string());
+  EXPECT_EQ(by_content.exit_code, 0) << by_content.output;
+  EXPECT_THAT(by_content.output, HasSubstr("ok: teleop recording"));
 
   const CommandResult missing = RunContactSim("replay " + (dir / "none.teleop.json").string());
   EXPECT_EQ(missing.exit_code, 1) << missing.output;
