@@ -340,17 +340,12 @@ void SimWorker::Apply(const SimCommand& command) {
     void operator()(const command::TeleoperateBody& c) { w->ApplyTeleoperateBody(c.body); }
     void operator()(const command::StartRecording&) {
       if (w->lanes_.empty()) return;
-      // from the scene as a replay loads it: the panel's joint targets are not in a recording
-      for (auto& lane : w->lanes_)
-        lane->simulation->control() = MakeControl(lane->simulation->model());
       w->ResetLanes();
       w->teleop_.StartRecording(*w->lanes_[0]->simulation, w->scene_path_, w->lane0_overrides_);
     }
     void operator()(const command::StopRecording& c) { w->ApplyRecordingStop(c.path); }
     void operator()(const command::Replay& c) {
       if (w->lanes_.empty()) return;
-      for (auto& lane : w->lanes_)
-        lane->simulation->control() = MakeControl(lane->simulation->model());
       w->ResetLanes();
       if (!w->teleop_.StartReplay(c.recording, *w->lanes_[0]->simulation)) return;
       w->running_ = true;
@@ -363,6 +358,8 @@ void SimWorker::Apply(const SimCommand& command) {
 
 void SimWorker::ResetLanes() {
   for (auto& lane : lanes_) {
+    // as MuJoCo's reset: the drive targets set since (sliders) go back to the scene's too
+    lane->simulation->control() = MakeControl(lane->simulation->model());
     lane->simulation->Reset();
     lane->history.clear();
     lane->history_next = 0;

@@ -53,7 +53,8 @@ struct Pause {};
 struct StepOnce {
   int steps = 1;
 };
-/// Back to the initial state of every lane (Backspace); running or paused stays as it was.
+/// Back to the initial state of every lane, its drive targets the scene's again (Backspace), as a
+/// fresh load; running or paused stays as it was.
 struct Reset {};
 /// Real time (`speed` sim seconds per wall second; 0.25 is slow motion) or as fast as possible.
 struct SetPacing {
@@ -146,17 +147,15 @@ struct SetTeleopMode {
 struct TeleoperateBody {
   int body = kWorldBody;
 };
-/// Resets every lane to its initial state (and its joint targets to the scene's) and records
-/// the teleop session from there.
+/// Resets every lane (Reset) and records the teleop session from there.
 struct StartRecording {};
 /// Stops recording and writes the recording to `path` (empty: discards it); a write that fails
 /// is a diagnostic.
 struct StopRecording {
   std::string path;
 };
-/// Resets every lane (joint targets too) and replays `recording` (its scene loaded before),
-/// running, and pauses
-/// at its end with the final state hash compared (TeleopStatus::message).
+/// Resets every lane (Reset) and replays `recording` (its scene loaded before), running, and
+/// pauses at its end with the final state hash compared (TeleopStatus::message).
 struct Replay {
   TeleopRecording recording;
 };

@@ -271,6 +271,43 @@ TEST(SimWorkerTest, RealTimePacingFollowsTheWallClock) {
 }
 
 
+// the joint positions after `steps` steps from the scene's start, or from a reset of a run whose
+// drive target was moved first
+std::vector<Real> PositionsAfter(const Scene& scene, int steps, bool reset_first) {
+  SimWorker worker;
+  worker.Start();
+  worker.Send(Load(scene, false));
+  SnapshotReader reader(&worker);
+  reader.WaitFor([](const SimSnapshot& s) { return s.scene_generation == 1; });
+  if (reset_first) {
+    worker.Send(command::SetJointTarget{0, 1.2});
+    worker.Send(command::StepOnce{25});
+    reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step == 25; });
+    worker.Send(command::Reset{});
+    const SimSnapshot& reset =
+        reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step == 0; });
+    EXPECT_TRUE(std::isnan(reset.lanes[0].joint_targets[0])) << "the target went back too";
+  }
+  worker.Send(command::StepOnce{steps});
+  return reader
+      .WaitFor([&](const SimSnapshot& s) {
+        return s.lanes[0].step == static_cast<std::uint64_t>(steps);
+      })
+      .lanes[0]
+      .joint_positions;
+}
+
+TEST(SimWorkerTest, ResetRestoresTheInitialStateAndTheTargetsAsAFreshLoad) {
+  // MuJoCo's reset clears the controls too: after a moved drive target, Reset replays the scene
+  // from its first frame bit for bit (a fresh solver: no warm start from before)
+  const Scene scene = DrivenPendulum();
+  const std::vector<Real> fresh = PositionsAfter(scene, 30, false);
+  const std::vector<Real> after_reset = PositionsAfter(scene, 30, true);
+  ASSERT_EQ(fresh.size(), after_reset.size());
+  for (std::size_t j = 0; j < fresh.size(); ++j) EXPECT_EQ(fresh[j], after_reset[j]) << j;
+}
+
+
 TEST(SimWorkerTest, CommandsLandOnlyBetweenSteps) {
   // the observer runs on the worker at the start and end of each step; it records the step size
   // and drive target the step sees, and at the start of step 3 sends commands as the GUI would
