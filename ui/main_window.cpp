@@ -33,6 +33,7 @@
 #include "ui/frame_compose.h"
 #include "ui/panels/convergence_panel.h"
 #include "ui/panels/diagnostics_panel.h"
+#include "ui/panels/help_panel.h"
 #include "ui/panels/paint_panel.h"
 #include "ui/panels/scene_panel.h"
 #include "ui/panels/solver_panel.h"
@@ -40,6 +41,7 @@
 #include "ui/panels/teleop_panel.h"
 #include "ui/scene_loader.h"
 #include "ui/sim_bridge.h"
+#include "ui/studio_shortcuts.h"
 #include "ui/teleop_station.h"
 #include "ui/viewport/pick_controller.h"
 #include "ui/viewport/vulkan_viewport.h"
@@ -100,6 +102,9 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
   setCentralWidget(viewport_container_);
 
   bridge_ = new SimBridge(viewport_, this);
+  help_panel_ = new HelpPanel(this);
+  addDockWidget(Qt::RightDockWidgetArea, help_panel_);
+  help_panel_->hide();
   CreateActions();
   CreateMenus();
   CreateToolBar();
@@ -135,29 +140,29 @@ void MainWindow::SetCompareConfigs(std::vector<io::SolverConfig> configs) {
 
 void MainWindow::CreateActions() {
   open_action_ = new QAction(tr("&Open…"), this);
-  open_action_->setShortcut(QKeySequence::Open);
+  open_action_->setShortcuts(ShortcutKeys(StudioCommand::kOpen));
   open_action_->setStatusTip(tr("Open a scene (JSON), a URDF robot or a mesh"));
   connect(open_action_, &QAction::triggered, this, &MainWindow::OnOpenSceneTriggered);
 
   reload_action_ = new QAction(tr("&Reload"), this);
-  reload_action_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+  reload_action_->setShortcuts(ShortcutKeys(StudioCommand::kReload));
   reload_action_->setStatusTip(tr("Load the current file again"));
   connect(reload_action_, &QAction::triggered, this, &MainWindow::OnReloadTriggered);
 
   screenshot_action_ = new QAction(tr("Save &Screenshot…"), this);
-  screenshot_action_->setShortcut(QKeySequence(Qt::Key_F12));
+  screenshot_action_->setShortcuts(ShortcutKeys(StudioCommand::kScreenshot));
   screenshot_action_->setStatusTip(tr("Save the window as a PNG image"));
   connect(screenshot_action_, &QAction::triggered, this, &MainWindow::OnSaveScreenshotTriggered);
 
   quit_action_ = new QAction(tr("&Quit"), this);
-  quit_action_->setShortcut(QKeySequence::Quit);
+  quit_action_->setShortcuts(ShortcutKeys(StudioCommand::kQuit));
   quit_action_->setMenuRole(QAction::QuitRole);
   connect(quit_action_, &QAction::triggered, this, &QWidget::close);
 
   // simulation: MuJoCo simulate's keys
   play_action_ = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Play"), this);
   play_action_->setCheckable(true);
-  play_action_->setShortcut(QKeySequence(Qt::Key_Space));
+  play_action_->setShortcuts(ShortcutKeys(StudioCommand::kPlay));
   play_action_->setStatusTip(tr("Run or pause the simulation (Space)"));
   connect(play_action_, &QAction::triggered, this, [this](bool run) {
     if (run) {
@@ -168,33 +173,33 @@ void MainWindow::CreateActions() {
   });
 
   step_action_ = new QAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("&Step"), this);
-  step_action_->setShortcut(QKeySequence(Qt::Key_Right));
+  step_action_->setShortcuts(ShortcutKeys(StudioCommand::kStep));
   step_action_->setStatusTip(tr("Pause and take one step (→)"));
   connect(step_action_, &QAction::triggered, this, [this] { bridge_->Send(command::StepOnce{1}); });
 
   reset_action_ =
       new QAction(style()->standardIcon(QStyle::SP_MediaSkipBackward), tr("Rese&t"), this);
-  reset_action_->setShortcut(QKeySequence(Qt::Key_Backspace));
+  reset_action_->setShortcuts(ShortcutKeys(StudioCommand::kReset));
   reset_action_->setStatusTip(tr("Back to the scene's initial state (Backspace)"));
   connect(reset_action_, &QAction::triggered, this, [this] { bridge_->Send(command::Reset{}); });
 
   real_time_action_ = new QAction(tr("Real &Time"), this);
   real_time_action_->setCheckable(true);
   real_time_action_->setChecked(true);
-  real_time_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+  real_time_action_->setShortcuts(ShortcutKeys(StudioCommand::kRealTime));
   real_time_action_->setStatusTip(
       tr("Pace the simulation to the wall clock; off: as fast as possible"));
   connect(real_time_action_, &QAction::toggled, this, [this] { SendPacing(); });
 
   slower_action_ = new QAction(tr("S&lower"), this);
-  slower_action_->setShortcut(QKeySequence(Qt::Key_Minus));
+  slower_action_->setShortcuts(ShortcutKeys(StudioCommand::kSlower));
   slower_action_->setStatusTip(tr("Halve the real-time factor (slow motion)"));
   connect(slower_action_, &QAction::triggered, this, [this] {
     speed_ = std::max(kMinSpeed, speed_ / 2);
     SendPacing();
   });
   faster_action_ = new QAction(tr("&Faster"), this);
-  faster_action_->setShortcut(QKeySequence(Qt::Key_Equal));
+  faster_action_->setShortcuts(ShortcutKeys(StudioCommand::kFaster));
   faster_action_->setStatusTip(tr("Double the real-time factor"));
   connect(faster_action_, &QAction::triggered, this, [this] {
     speed_ = std::min(kMaxSpeed, speed_ * 2);
@@ -204,33 +209,37 @@ void MainWindow::CreateActions() {
   reset_camera_action_ = new QAction(tr("&Reset Camera"), this);
   // Home everywhere; the viewport itself also takes F (a bare letter as a window shortcut would
   // steal typing from text fields, in Qt and in the ImGui overlay)
-  reset_camera_action_->setShortcut(QKeySequence(Qt::Key_Home));
+  reset_camera_action_->setShortcuts(ShortcutKeys(StudioCommand::kResetCamera));
   reset_camera_action_->setStatusTip(tr("Return to the scene's camera (F in the viewport)"));
   connect(reset_camera_action_, &QAction::triggered, this, [this] { viewport_->ResetCamera(); });
 
   overlay_action_ = new QAction(tr("Show &Overlay"), this);
   overlay_action_->setCheckable(true);
   overlay_action_->setChecked(true);
-  overlay_action_->setShortcut(QKeySequence(Qt::Key_F2));
+  overlay_action_->setShortcuts(ShortcutKeys(StudioCommand::kOverlay));
   overlay_action_->setStatusTip(tr("Show the statistics overlay in the viewport"));
   connect(overlay_action_, &QAction::toggled, this,
           [this](bool visible) { viewport_->SetOverlayVisible(visible); });
 
   // structure-field painting (the paint panel has the same as buttons)
   undo_paint_action_ = new QAction(tr("&Undo Paint Stroke"), this);
-  undo_paint_action_->setShortcut(QKeySequence::Undo);
+  undo_paint_action_->setShortcuts(ShortcutKeys(StudioCommand::kUndoPaint));
   connect(undo_paint_action_, &QAction::triggered, this,
           [this] { bridge_->Send(command::UndoPaint{}); });
   redo_paint_action_ = new QAction(tr("&Redo Paint Stroke"), this);
-  redo_paint_action_->setShortcuts(
-      {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+  redo_paint_action_->setShortcuts(ShortcutKeys(StudioCommand::kRedoPaint));
   connect(redo_paint_action_, &QAction::triggered, this,
           [this] { bridge_->Send(command::RedoPaint{}); });
   save_paint_action_ = new QAction(tr("&Save Painted Fields"), this);
-  save_paint_action_->setShortcut(QKeySequence::Save);
+  save_paint_action_->setShortcuts(ShortcutKeys(StudioCommand::kSavePaint));
   save_paint_action_->setStatusTip(
       tr("Write the painted structure fields as PNGs beside the scene and reference them"));
   connect(save_paint_action_, &QAction::triggered, this, &MainWindow::SavePaintedFields);
+
+  help_action_ = new QAction(tr("&Keys and Mouse"), this);
+  help_action_->setShortcuts(ShortcutKeys(StudioCommand::kHelp));
+  help_action_->setStatusTip(tr("Every key and mouse action of the studio (F1)"));
+  connect(help_action_, &QAction::triggered, this, [this] { help_panel_->Toggle(); });
 
   about_action_ = new QAction(tr("&About Contact Studio"), this);
   about_action_->setMenuRole(QAction::AboutRole);
@@ -270,6 +279,7 @@ void MainWindow::CreateMenus() {
   view->setObjectName(QStringLiteral("ViewMenu"));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(help_action_);
   help->addAction(about_action_);
 }
 
@@ -448,6 +458,7 @@ bool MainWindow::ShowPanels(const QStringList& names, QStringList* unknown) {
       {QStringLiteral("statistics"), statistics_panel_},
       {QStringLiteral("paint"), paint_panel_},
       {QStringLiteral("teleop"), teleop_panel_},
+      {QStringLiteral("help"), help_panel_},
       {QStringLiteral("diagnostics"), diagnostics_panel_}};
   for (const QString& name : names) {
     const auto found = std::find_if(panels.begin(), panels.end(),

@@ -32,6 +32,7 @@ namespace sim::ui {
 
 class ConvergencePanel;
 class DiagnosticsPanel;
+class HelpPanel;
 class PaintPanel;
 class SceneLoader;
 class ScenePanel;
@@ -80,6 +81,7 @@ class MainWindow : public QMainWindow {
   DiagnosticsPanel* diagnostics_panel() const { return diagnostics_panel_; }
   PaintPanel* paint_panel() const { return paint_panel_; }
   TeleopStation* teleop() const { return teleop_; }
+  HelpPanel* help_panel() const { return help_panel_; }
   /// Saves the painted structure fields beside the scene (File > Save Painted Fields).
   void SavePaintedFields();
   SceneLoader* scene_loader() const { return loader_; }
@@ -137,8 +139,9 @@ class MainWindow : public QMainWindow {
   PaintPanel* paint_panel_ = nullptr;
   TeleopPanel* teleop_panel_ = nullptr;
   TeleopStation* teleop_ = nullptr;  // the teleop panel's, gizmo's and devices' wiring
-  int unsaved_paint_ = 0;            // painted fields not saved, as the worker last said
-  QString open_after_save_;          // a scene to open once the painted fields are saved
+  HelpPanel* help_panel_ = nullptr;
+  int unsaved_paint_ = 0;    // painted fields not saved, as the worker last said
+  QString open_after_save_;  // a scene to open once the painted fields are saved
 
   QAction* open_action_ = nullptr;
   QMenu* recent_menu_ = nullptr;
@@ -153,6 +156,7 @@ class MainWindow : public QMainWindow {
   QAction* faster_action_ = nullptr;
   QAction* reset_camera_action_ = nullptr;
   QAction* overlay_action_ = nullptr;
+  QAction* help_action_ = nullptr;
   QAction* about_action_ = nullptr;
   QAction* undo_paint_action_ = nullptr;
   QAction* redo_paint_action_ = nullptr;

@@ -21,6 +21,7 @@
 #include "engine/model/model.h"
 #include "ui/main_window.h"
 #include "ui/panels/diagnostics_panel.h"
+#include "ui/panels/help_panel.h"
 #include "ui/panels/paint_panel.h"
 #include "ui/scene_loader.h"
 #include "ui/sim_bridge.h"
@@ -278,6 +279,9 @@ void ScriptedRun::PrintSummary() const {
               << s.teleop.latency_mean_ms << " ms, max " << s.teleop.latency_max_ms << " ms, steps "
               << s.teleop.latency_max_steps << ", samples " << s.teleop.latency_samples << "\n";
     if (!s.teleop.message.empty()) std::cout << "teleop status: " << s.teleop.message << "\n";
+  }
+  if (window_->help_panel()->isVisible()) {
+    std::cout << "help: visible, " << window_->help_panel()->row_count() << " rows\n";
   }
   const DiagnosticsPanel& diagnostics = *window_->diagnostics_panel();
   std::cout << "diagnostics: " << diagnostics.error_count() << " errors, "

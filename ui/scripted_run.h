@@ -20,6 +20,7 @@
 //   teleop NAME target X Y Z actual X Y Z error E mm   (lane 0's end effectors, teleop scenes)
 //   teleop latency: last L ms, mean M ms, max X ms, steps S, samples N
 //   teleop status: MESSAGE          (the last record/replay outcome, e.g. the replay's hash)
+//   help: visible, N rows           (the F1 keys panel, when shown)
 #pragma once
 
 #include <functional>

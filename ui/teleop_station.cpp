@@ -12,6 +12,7 @@
 #include "ui/devices/spacemouse_device.h"
 #include "ui/devices/teleop_rig.h"
 #include "ui/main_window.h"
+#include "ui/panels/help_panel.h"
 #include "ui/panels/teleop_panel.h"
 #include "ui/sim_bridge.h"
 #include "ui/sim_worker.h"
@@ -91,6 +92,14 @@ TeleopStation::TeleopStation(MainWindow* window, SimBridge* bridge, VulkanViewpo
   }
   keyboard_ =
       std::make_unique<devices::KeyboardTeleop>(mapping_.device(devices::DeviceKind::kKeyboard));
+  // the keyboard's bindings in the help (F1)
+  std::vector<std::pair<QString, QString>> keys;
+  for (const devices::Binding& binding : mapping_.device(devices::DeviceKind::kKeyboard).bindings) {
+    QString what = QString::fromLatin1(devices::IntentName(binding.intent));
+    if (!devices::IsButtonIntent(binding.intent)) what += binding.scale < 0 ? " −" : " +";
+    keys.emplace_back(QString::fromStdString(binding.input).toUpper(), what + tr(" (teleop mode)"));
+  }
+  window_->help_panel()->SetTeleopKeys(std::move(keys));
 
   connect(panel_, &TeleopPanel::TeleopModeToggled, this, [this](bool on) { SetTeleopMode(on); });
   connect(panel_, &TeleopPanel::ActiveTargetChanged, this, [this](int target) {

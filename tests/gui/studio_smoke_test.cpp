@@ -166,6 +166,29 @@ TEST(StudioSmokeTest, ScreenshotShowsEverySceneObject) {
 }
 
 
+TEST(StudioSmokeTest, F1ShowsEveryKeyAndMouseAction) {
+  // the keys panel lists the shortcut table the actions bind from (18 entries), the 7 mouse
+  // gestures and the default mapping's teleop keys; it takes room from the viewport when shown
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const fs::path shot = scratch / "help.png";
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(kDefaultScene) + " --keys F1 --frames 12 --screenshot " +
+                      Quote(shot.string()) + " --exit"),
+      scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  const std::optional<double> rows = NumberAfter(run.out, "help: visible, ");
+  ASSERT_TRUE(rows) << RunReport(run);
+  EXPECT_GE(*rows, 18 + 7 + 20) << RunReport(run);
+  render::Image image;
+  Viewport view;
+  ASSERT_TRUE(ReadScreenshot(shot, &image, &view));
+  // the panel sits right of the viewport (default window 1280 wide, scene dock 400)
+  EXPECT_LT(view.x + view.width, image.width - 300);
+  fs::remove_all(scratch);
+}
+
+
 TEST(StudioSmokeTest, BrokenSceneExitsOneWithLocatedDiagnostics) {
   if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
   const fs::path scratch = ScratchDir();

@@ -20,6 +20,7 @@
 #include "render/hud.h"
 #include "render/overlay_renderer.h"
 #include "render/scene_renderer.h"
+#include "ui/studio_shortcuts.h"
 
 namespace sim::ui {
 
@@ -429,15 +430,15 @@ void VulkanViewport::keyPressEvent(QKeyEvent* event) {
     event->accept();
     return;
   }
-  if (!imgui_input_.WantsKeyboard() && event->key() == Qt::Key_F &&
-      event->modifiers() == Qt::NoModifier) {
+  if (!imgui_input_.WantsKeyboard() &&
+      IsShortcut(StudioCommand::kViewportResetCamera, event->key(), event->modifiers())) {
     camera_.Reset();
     event->accept();
     return;
   }
   // V: shaded -> strain -> contacts -> shaded
-  if (!imgui_input_.WantsKeyboard() && event->key() == Qt::Key_V &&
-      event->modifiers() == Qt::NoModifier) {
+  if (!imgui_input_.WantsKeyboard() &&
+      IsShortcut(StudioCommand::kCycleView, event->key(), event->modifiers())) {
     render::RenderOptions options = render_options_;
     options.view = static_cast<render::ViewMode>((static_cast<int>(options.view) + 1) %
                                                  render::kViewModeCount);
