@@ -100,6 +100,15 @@ void ScriptedRun::OnFrameRendered(quint64 count) {
 }
 
 
+QPoint ScriptedRun::InViewport(const QPointF& position) const {
+  // a point outside the viewport gets no event (QTest drops it): a release lost there would leave
+  // a stroke or drag open, so the script's points are kept inside
+  const QSize size = window_->viewport()->size();
+  return QPoint(std::clamp(static_cast<int>(std::lround(position.x())), 0, size.width() - 1),
+                std::clamp(static_cast<int>(std::lround(position.y())), 0, size.height() - 1));
+}
+
+
 void ScriptedRun::PlayScript(quint64 frame) {
   const quint64 frames = static_cast<quint64>(options_.frames);
   VulkanViewport* viewport = window_->viewport();
@@ -133,15 +142,15 @@ void ScriptedRun::PlayScript(quint64 frame) {
       if (options_.paint) window_->paint_panel()->SetPaintMode(true);
       QTest::mousePress(viewport, Qt::LeftButton,
                         options_.paint || options_.gizmo ? Qt::NoModifier : Qt::ControlModifier,
-                        options_.drag_from.toPoint());
+                        InViewport(options_.drag_from));
       drag_pressed_ = true;
     } else if (drag_pressed_ && frame >= release) {
-      QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, options_.drag_to.toPoint());
+      QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, InViewport(options_.drag_to));
       drag_released_ = true;
     } else if (drag_pressed_ && frame <= moved) {
       const double t = static_cast<double>(frame - press) / static_cast<double>(moved - press);
       const QPointF p = options_.drag_from + t * (options_.drag_to - options_.drag_from);
-      QTest::mouseMove(viewport, p.toPoint());
+      QTest::mouseMove(viewport, InViewport(p));
     }
   }
   // the painted fields saved a few frames after the stroke
@@ -334,7 +343,7 @@ void ScriptedRun::Act() {
   stall_timer_.stop();
   if (drag_pressed_ && !drag_released_) {
     QTest::mouseRelease(window_->viewport(), Qt::LeftButton, Qt::NoModifier,
-                        options_.drag_to.toPoint());
+                        InViewport(options_.drag_to));
   }
   if (recording_started_) SaveRecording();
   // the painted fields are written by the worker: wait until it says none is unsaved

@@ -28,6 +28,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPoint>
 #include <QPointF>
 #include <QString>
 #include <QStringList>
@@ -101,6 +102,8 @@ class ScriptedRun : public QObject {
   void CancelLoadWhenShown();
   void LogMemory(quint64 frame) const;
   void PrintSummary() const;
+  // `position` [logical px] clamped into the viewport
+  QPoint InViewport(const QPointF& position) const;
   // the replay (--replay) has run to its end, or cannot
   bool ReplayOver() const;
   // stops the recording (--record-teleop) and waits for the worker to write it

@@ -172,10 +172,10 @@ TEST(StudioSmokeTest, F1ShowsEveryKeyAndMouseAction) {
   if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
   const fs::path scratch = ScratchDir();
   const fs::path shot = scratch / "help.png";
-  const RunResult run = RunCommand(
-      XvfbRun("", Quote(kDefaultScene) + " --keys F1 --frames 12 --screenshot " +
-                      Quote(shot.string()) + " --exit"),
-      scratch);
+  const RunResult run =
+      RunCommand(XvfbRun("", Quote(kDefaultScene) + " --keys F1 --frames 12 --screenshot " +
+                                 Quote(shot.string()) + " --exit"),
+                 scratch);
   ASSERT_EQ(run.exit_code, 0) << RunReport(run);
   const std::optional<double> rows = NumberAfter(run.out, "help: visible, ");
   ASSERT_TRUE(rows) << RunReport(run);

@@ -170,13 +170,21 @@ TEST(TeleopSessionTest, TheSameActionsAtTheSameStepsGiveTheSameStateBitForBit) {
   EXPECT_NE(run(0.0400001), first);
 }
 
-TEST(TeleopSessionTest, TheArmsTargetRidesWithTheMobileBase) {
+// the shipped mobile Fetch (scenes/fetch_teleop.json)
+std::unique_ptr<Simulation> MakeMobileFetch() {
   Expected<io::Scene> scene =
       io::LoadScene(std::string(SIM_SOURCE_DIR) + "/scenes/fetch_teleop.json");
-  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  EXPECT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  if (!scene.ok()) return nullptr;
   auto created = Simulation::Create(scene->model, scene->initial_state, "nsn");
-  ASSERT_TRUE(created.ok());
-  Simulation& sim = *created.value();
+  EXPECT_TRUE(created.ok());
+  return created.ok() ? std::move(created.value()) : nullptr;
+}
+
+TEST(TeleopSessionTest, TheArmsTargetRidesWithTheMobileBase) {
+  std::unique_ptr<Simulation> mobile = MakeMobileFetch();
+  ASSERT_NE(mobile, nullptr);
+  Simulation& sim = *mobile;
   const Model& model = sim.model();
   int arm = -1, base = -1;
   for (int t = 0; t < sim.teleop()->target_count(); ++t) {
@@ -211,12 +219,9 @@ TEST(TeleopSessionTest, TheArmsTargetRidesWithTheMobileBase) {
 }
 
 TEST(TeleopSessionTest, TheHeadLooksAtAPoint) {
-  Expected<io::Scene> scene =
-      io::LoadScene(std::string(SIM_SOURCE_DIR) + "/scenes/fetch_teleop.json");
-  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
-  auto created = Simulation::Create(scene->model, scene->initial_state, "nsn");
-  ASSERT_TRUE(created.ok());
-  Simulation& sim = *created.value();
+  std::unique_ptr<Simulation> mobile = MakeMobileFetch();
+  ASSERT_NE(mobile, nullptr);
+  Simulation& sim = *mobile;
   int head = -1;
   for (int t = 0; t < sim.teleop()->target_count(); ++t) {
     if (sim.teleop()->target(t).type == TeleopTargetType::kLookAt) head = t;
