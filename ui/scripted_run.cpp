@@ -292,6 +292,10 @@ void ScriptedRun::PrintSummary() const {
   if (window_->help_panel()->isVisible()) {
     std::cout << "help: visible, " << window_->help_panel()->row_count() << " rows\n";
   }
+  if (options_.paint) {
+    std::cout << "paint: undo " << s.paint.undo_depth << ", unsaved " << s.paint.unsaved_fields
+              << ", " << s.paint.message << "\n";
+  }
   const DiagnosticsPanel& diagnostics = *window_->diagnostics_panel();
   std::cout << "diagnostics: " << diagnostics.error_count() << " errors, "
             << diagnostics.warning_count() << " warnings\n"

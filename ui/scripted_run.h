@@ -21,6 +21,7 @@
 //   teleop latency: last L ms, mean M ms, max X ms, steps S, samples N
 //   teleop status: MESSAGE          (the last record/replay outcome, e.g. the replay's hash)
 //   help: visible, N rows           (the F1 keys panel, when shown)
+//   paint: undo U, unsaved N, MESSAGE  (with --paint: the painter's state and last outcome)
 #pragma once
 
 #include <functional>
