@@ -69,19 +69,6 @@ TeleopSession::TeleopSession(const Model& model)
       X_BaseT_(targets_.size()) {}
 
 
-void TeleopSession::Reset(const Model& model, const State& state) {
-  controller_.Reset(model, state);
-  queue_.clear();
-  applied_.clear();
-  std::fill(linear_rate_.begin(), linear_rate_.end(), Vec3::Zero());
-  std::fill(angular_rate_.begin(), angular_rate_.end(), Vec3::Zero());
-  std::fill(axis_rate_.begin(), axis_rate_.end(), 0);
-  std::fill(axes_.begin(), axes_.end(), kNaN);
-  std::fill(X_BaseT_.begin(), X_BaseT_.end(), std::nullopt);
-  engaged_ = false;
-}
-
-
 void TeleopSession::Submit(const TeleopAction& action) { queue_.push_back(action); }
 
 

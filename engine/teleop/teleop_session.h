@@ -5,7 +5,8 @@
 //
 // Engagement: until the first action arrives the session writes nothing, so a scene's joint script
 // (the scripted versions of the teleop scenes, used by the benchmarks) runs unchanged; from the
-// first action on the operator has the robot and the script is paused until Reset.
+// first action on the operator has the robot and the script is paused until the simulation is
+// reset (Simulation::Reset makes a new session).
 //
 // Rate-driven end-effector targets never lead the end effector by more than `kMaxLead`: holding a
 // key towards a wall or out of reach does not wind the target up, and reversing moves the arm back
@@ -36,13 +37,10 @@ class TeleopSession {
 
   explicit TeleopSession(const Model& model);
 
-  /// Disengages: forgets queued actions, rates and commands (the scene's script runs again).
-  void Reset(const Model& model, const State& state);
-
   /// Queues an action for the next Apply (an out-of-range target is dropped there).
   void Submit(const TeleopAction& action);
 
-  /// True once an action has been applied since construction or Reset.
+  /// True once an action has been applied since the session was made.
   bool engaged() const { return engaged_; }
 
   /// Applies the queued actions, integrates held rates over `dt` [s] and writes the drive targets

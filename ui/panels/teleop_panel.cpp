@@ -179,9 +179,13 @@ void TeleopPanel::ShowSnapshot(const SimSnapshot& snapshot) {
   }
   selected_body_ = snapshot.selected_body;
   add_body_->setEnabled(selected_body_ >= 0 && !teleop.recording && !teleop.replaying);
-  for (QWidget* child : findChildren<QWidget*>()) {
-    if (child != add_body_ && child != status_ && child->parent() == widget()) {
-      child->setEnabled(teleop.available);
+  // the controls follow the scene's targets (only on a change: this runs every snapshot)
+  if (teleop.available != controls_enabled_) {
+    controls_enabled_ = teleop.available;
+    for (QWidget* child : findChildren<QWidget*>()) {
+      if (child != add_body_ && child != status_ && child->parent() == widget()) {
+        child->setEnabled(controls_enabled_);
+      }
     }
   }
   if (!teleop.available) {

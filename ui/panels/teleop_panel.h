@@ -78,6 +78,7 @@ class TeleopPanel : public QDockWidget {
   QLabel* status_ = nullptr;
   QPushButton* add_body_ = nullptr;
   int selected_body_ = -1;
+  bool controls_enabled_ = true;  // as last set from the snapshot
   std::uint64_t scene_generation_ = ~std::uint64_t{0};
   std::vector<std::string> target_names_;  // as last built
 };
