@@ -243,6 +243,7 @@ void NewtonSystem::Assemble() {
         elements_.Assemble(blocks_.v, lambda_.data() + begin, blocks_.inv_mass,
                            settings_.regularization, h_.data() + begin, diag_.data() + begin);
     errors_.bilateral = element_error;
+    errors_.element = element_error;
   }
 
   errors_.bilateral = std::max(errors_.bilateral, errors_.joint);
@@ -272,6 +273,12 @@ void NewtonSystem::Assemble() {
                     : Vec3(blocks_.inertia_W[k] * (blocks_.w[k] - blocks_.w_tilde[k]) -
                            dt * scratch_ang_[k]);
     merit += g_lin_[k].squaredNorm() + g_ang_[k].squaredNorm();
+    errors_.momentum =
+        std::max(errors_.momentum, g_lin_[k].cwiseAbs().maxCoeff() / blocks_.mass[k]);
+    if (!blocks_.particle[k]) {
+      errors_.momentum = std::max(
+          errors_.momentum, 3 * g_ang_[k].cwiseAbs().maxCoeff() / blocks_.inertia_W[k].trace());
+    }
   }
   const int friction_begin = constraints_.friction_row_begin();
   errors_.merit = std::sqrt(merit + h_.head(friction_begin).squaredNorm() + friction_merit +

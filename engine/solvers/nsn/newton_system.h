@@ -51,7 +51,11 @@ struct IterateErrors {
   Real friction = 0;
   /// max |c − c*| of rigid rows, |h|·Δt of compliant ones [m or rad], |E φ| of element rows [-]
   Real bilateral = 0;
-  Real joint = 0;  ///< the joint and attachment rows' part of `bilateral` [m or rad]
+  Real joint = 0;    ///< the joint and attachment rows' part of `bilateral` [m or rad]
+  Real element = 0;  ///< the element rows' part of `bilateral`, max |E φ| [-]
+  /// max over free blocks of the momentum residual as a velocity, |g_lin|/m and |g_ang|/Ī with
+  /// Ī the mean principal inertia [m/s, rad/s]: what a damped step has left of eq. (78)
+  Real momentum = 0;
   /// max (|λ̂_f| − λ_n)/λ_n over contacts carrying at least 1e-3 of the largest normal force:
   /// how far friction stands outside its (scaled, digest §4.4.c) cone [-]
   Real cone = 0;

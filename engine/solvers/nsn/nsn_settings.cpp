@@ -38,6 +38,14 @@ const std::vector<BoundSetting<NsnSettings>>& NsnBound() {
       {{"newton_iterations", "Newton iterations", K::kInt, 6, 1, 1000, false, "",
         "outer Newton iterations per step (§13: 4-8)"},
        SIM_SETTING_FIELD(NsnSettings, newton_iterations)},
+      {{"newton_min_iterations", "Newton iterations, fewest", K::kInt, 2, 1, 1000, false, "",
+        "a step ends after this many Newton iterations, before newton_iterations, once every "
+        "residual (contacts, friction, joints, elements, momentum) is below "
+        "newton_exit_tolerance"},
+       SIM_SETTING_FIELD(NsnSettings, newton_min_iterations)},
+      {{"newton_exit_tolerance", "Newton exit tolerance", K::kReal, 1e-6, 0, 1e6, true, "m/s",
+        "residual, as a velocity, under which a step has converged and ends early"},
+       SIM_SETTING_FIELD(NsnSettings, newton_exit_tolerance)},
       {{"newton_max_iterations", "Newton iterations, most", K::kInt, 8, 1, 1000, false, "",
         "more Newton iterations, up to this many, while contacts or joints are unconverged and "
         "converging"},

@@ -48,10 +48,16 @@ const char* JointPreconditionerName(JointPreconditionerKind kind);  ///< "diagon
 /// The NSN solver's settings, typed (the values of NsnSettingsTable).
 struct NsnSettings {
   int newton_iterations = 6;
+  /// a step ends after this many iterations, before newton_iterations, once every residual
+  /// (contacts, friction, joints, elements, momentum) is below newton_exit_tolerance
+  int newton_min_iterations = 2;
+  /// velocity residual of a converged step [m/s]: a sliding box's per-step velocity change
+  /// must be right to about this much for 2 % over 2 s of sliding
+  Real newton_exit_tolerance = 1e-6;
   /// iterations past newton_iterations, up to this many in all, while a contact or joint
   /// residual stays above newton_tolerance (a new contact, an impact)
   int newton_max_iterations = 8;
-  Real newton_tolerance = 1e-4;  ///< velocity residual of contacts and joints [m/s]
+  Real newton_tolerance = 1e-4;  ///< velocity residual under which no extra iteration runs [m/s]
   int linear_iterations = 20;
   /// raise linear_iterations to kIterationsPerWaveCell·c·Δt/h of the stiffest soft body on the
   /// Jacobi FEM preconditioner, at most wave_iterations_max (WaveIterations)

@@ -63,6 +63,19 @@ Real ExtraIterationResidual(const nsn::IterateErrors& errors, Real dt) {
   return std::max({errors.friction, errors.normal / dt, errors.joint / dt});
 }
 
+// friction outside its cone that still counts as converged (a fraction of the bound) [-]
+constexpr Real kConvergedCone = 1e-3;
+
+// every residual of the iterate below the tolerance, as a velocity [m/s]: contacts, friction
+// (inside its cone), joints, elements (their strain error per step, a strain rate [1/s], which
+// for element sizes under 1 m is stricter than the velocity of their nodes) and the momentum
+// balance that a damped step leaves
+bool Converged(const nsn::IterateErrors& errors, Real tolerance, Real dt) {
+  const Real velocity =
+      std::max({ExtraIterationResidual(errors, dt), errors.element / dt, errors.momentum});
+  return velocity <= tolerance && errors.cone <= kConvergedCone;
+}
+
 // extra iterations go on while each one keeps shrinking the residual: below 3/4 of what it was
 // two iterations before (one iteration may grow it as contacts switch between stick and slide);
 // past that the inner solve's inexactness is what is left and more iterations only cost
@@ -123,8 +136,14 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     stopwatch.Restart();
     if (!assembled) system_.Assemble();
     assembled = true;
+    // done early once every residual is below the tolerance (easy steps, resting contact);
     // past the regular budget only while unconverged and converging
     const Real residual = ExtraIterationResidual(system_.errors(), dt);
+    if (n >= settings.newton_min_iterations &&
+        Converged(system_.errors(), settings.newton_exit_tolerance, dt)) {
+      assembly_ms += stopwatch.ElapsedMs();
+      break;
+    }
     if (n >= settings.newton_iterations &&
         (residual <= settings.newton_tolerance ||
          (residuals.size() >= 2 &&
