@@ -11,6 +11,13 @@ const std::vector<BoundSetting<PgsSettings>>& PgsBound() {
       {{"iterations", "Sweeps", K::kInt, 20, 1, 10000, false, "",
         "Gauss-Seidel sweeps over all rows per step (Bullet 10, ODE 20)"},
        SIM_SETTING_FIELD(PgsSettings, iterations)},
+      {{"max_iterations", "Sweeps, most", K::kInt, 60, 1, 10000, false, "",
+        "more sweeps, up to this many, while a sweep still changes a row's velocity by more than "
+        "extra_sweep_tolerance"},
+       SIM_SETTING_FIELD(PgsSettings, max_iterations)},
+      {{"extra_sweep_tolerance", "Extra sweep tolerance", K::kReal, 1e-5, 0, 1e6, true, "m/s",
+        "velocity change of a sweep under which no extra sweep runs"},
+       SIM_SETTING_FIELD(PgsSettings, extra_sweep_tolerance)},
       {{"warm_start", "Warm start", K::kBool, 1, 0, 0, false, "",
         "start from the last step's impulses, matched by contact feature and joint row"},
        SIM_SETTING_FIELD(PgsSettings, warm_start)},

@@ -20,6 +20,10 @@ enum class PgsPositionCorrection {
 
 struct PgsSettings {
   int iterations = 20;  ///< Gauss-Seidel sweeps over all rows per step
+  /// sweeps past `iterations`, up to this many in all, while a sweep still changes some row's
+  /// velocity by more than extra_sweep_tolerance (friction at its threshold, a fresh stack)
+  int max_iterations = 60;
+  Real extra_sweep_tolerance = 1e-5;  ///< [m/s]
   bool warm_start = true;
   PgsPositionCorrection position_correction = PgsPositionCorrection::kSplitImpulse;
   Real baumgarte = 0.2;  ///< fraction β of the position error removed per step [-]

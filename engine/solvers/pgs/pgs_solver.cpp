@@ -234,6 +234,9 @@ Real SolverPgs::Sweep(IterationRecord* record) {
       ApplyImpulse(tangent, change_t, false);
       ApplyImpulse(bitangent, change_b, false);
       largest = std::max({largest, std::abs(change_t), std::abs(change_b)});
+      largest_velocity_change =
+          std::max({largest_velocity_change, std::abs(change_t) / rows_[f].effective_mass,
+                    std::abs(change_b) / rows_[f + 1].effective_mass});
       merit += slip_t * slip_t + slip_b * slip_b;
     } else {
       // no friction: release what a warm start may have put there
@@ -293,14 +296,19 @@ void SolverPgs::Step(const Model& model, const State& in, const Control& control
 
   // sweeps: each one a record of the residuals it met (velocity level [m/s])
   stopwatch.Restart();
-  for (int sweep = 0; sweep < settings.iterations; ++sweep) {
+  // past `iterations` only while a sweep still moves some row's velocity (record.step_size)
+  const int most_sweeps = std::max(settings.iterations, settings.max_iterations);
+  for (int sweep = 0; sweep < most_sweeps; ++sweep) {
     IterationRecord record;
     record.inner_begin = static_cast<int>(report->inner_residuals.size());
     const Real largest_change = Sweep(&record);
     report->iterations.push_back(record);
     ++report->outer_iterations;
     if (settings.tolerance > 0 && largest_change <= settings.tolerance) break;
-    if (settings.tolerance > 0 && sweep + 1 == settings.iterations) {
+    if (sweep + 1 >= settings.iterations && record.step_size <= settings.extra_sweep_tolerance) {
+      break;
+    }
+    if (settings.tolerance > 0 && sweep + 1 == most_sweeps) {
       report->status |= kStepMaxIterations;
     }
   }
