@@ -4,8 +4,10 @@
 // colour (material 0.78, 0.55, 0.32), which nothing else in the scene has: the incline is grey
 // and the sky blue.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <string>
 #include <utility>
@@ -129,6 +131,27 @@ TEST(StudioCameraTest, FollowingTheSlidingBoxKeepsItInEveryFrame) {
   for (const Shot& shot : free) {
     if (shot.time > kLongSlideSeconds) EXPECT_EQ(shot.box_pixels, 0) << Describe(free);
   }
+}
+
+
+TEST(StudioCameraTest, FrameAllKeyFitsTheBoxInView) {
+  // paused, A frames everything drawn but the infinite incline: the 0.2 m box tilted 30°, whose
+  // world box (half extents 0.1 (cos 30° + sin 30°), 0.1, the same) has a bounding sphere of
+  // r = 0.2175 m; it then spans 80 % of the vertical half angle: d = r / sin(0.8 · 22.5°)
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(kIncline) + " --pause-after 1 --keys A --frames 8 --exit"), scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  const std::optional<double> distance = NumberAfter(run.out, " distance ");
+  const std::optional<double> target_x = NumberAfter(run.out, "camera: target ");
+  const std::optional<double> box_x = NumberAfter(run.out, "shape box ");
+  ASSERT_TRUE(distance && target_x && box_x) << RunReport(run);
+  const double half = 0.1 * (std::cos(M_PI / 6) + std::sin(M_PI / 6));
+  const double radius = std::sqrt(2 * half * half + 0.01);
+  EXPECT_NEAR(*distance, radius / std::sin(0.8 * 22.5 * M_PI / 180), 0.005) << run.out;
+  // centred on the box where it was paused
+  EXPECT_NEAR(*target_x, *box_x, 0.005) << run.out;
 }
 
 
