@@ -6,6 +6,7 @@
 //                  [--size WxH] [--view shaded|strain|contacts|structure] [--keys-every N]
 //                  [--pause-after N] [--memory-log N] [--paint X0,Y0,X1,Y1 [--save-paint]]
 //                  [--paint-tool NAME] [--paint-radius M] [--paint-angle DEG]
+//                  [--follow BODY] [--screenshot-every N]
 // Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
 // 2 usage error or no display.
 #include <cmath>
@@ -139,6 +140,12 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "After the frames, save the window as a PNG (the viewport rectangle is stored "
       "in the PNG text chunk \"viewport\" as \"x y width height\").",
       "FILE.png");
+  const QCommandLineOption screenshot_every_option(
+      "screenshot-every",
+      "With --screenshot: also save FILE-NNNN.png every N frames (NNNN the frame).", "N");
+  const QCommandLineOption follow_option(
+      "follow", "The camera follows this body from the first frame (as T with it selected).",
+      "BODY");
   const QCommandLineOption exit_option(
       "exit", "Quit after the frames (exit code 1 when the scene failed to load).");
   const QCommandLineOption validation_option(
@@ -193,14 +200,20 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "FILE");
   const QCommandLineOption save_paint_option(
       "save-paint", "With --paint: save the painted fields beside the scene after the stroke.");
-  parser.addOptions(
-      {compare_option,     panels_option,       frames_option,        screenshot_option,
-       exit_option,        drag_option,         keys_option,          open_after_option,
-       cancel_load_option, validation_option,   size_option,          view_option,
-       keys_every_option,  pause_after_option,  memory_log_option,    paint_option,
-       paint_tool_option,  paint_radius_option, paint_angle_option,   save_paint_option,
-       teleop_option,      teleop_drag_option,  record_teleop_option, replay_option,
-       teleop_body_option});
+  parser.addOptions({compare_option,       panels_option,
+                     frames_option,        screenshot_option,
+                     exit_option,          drag_option,
+                     keys_option,          open_after_option,
+                     cancel_load_option,   validation_option,
+                     size_option,          view_option,
+                     keys_every_option,    pause_after_option,
+                     memory_log_option,    paint_option,
+                     paint_tool_option,    paint_radius_option,
+                     paint_angle_option,   save_paint_option,
+                     teleop_option,        teleop_drag_option,
+                     record_teleop_option, replay_option,
+                     teleop_body_option,   screenshot_every_option,
+                     follow_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -322,13 +335,23 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     options.panels = parser.value(panels_option).split(QLatin1Char(','), Qt::SkipEmptyParts);
   }
   options.script.screenshot = parser.value(screenshot_option);
+  if (parser.isSet(screenshot_every_option)) {
+    const std::optional<int> every = PositiveValue(parser, screenshot_every_option.names().front());
+    if (!every) return std::nullopt;
+    if (options.script.screenshot.isEmpty()) {
+      std::cerr << "contact-studio: error: --screenshot-every needs --screenshot" << std::endl;
+      return std::nullopt;
+    }
+    options.script.screenshot_every = *every;
+  }
+  options.script.follow = parser.value(follow_option);
   options.script.exit = parser.isSet(exit_option);
   options.scripted = parser.isSet(frames_option) || parser.isSet(screenshot_option) ||
                      options.script.exit || options.script.drag ||
                      !options.script.open_after.isEmpty() || !options.script.keys.isEmpty() ||
                      options.script.pause_after > 0 || options.script.memory_log_every > 0 ||
                      !options.script.record_teleop.isEmpty() || !options.script.replay.isEmpty() ||
-                     options.script.teleop;
+                     options.script.teleop || !options.script.follow.isEmpty();
   if (options.scripted && options.script.frames == 0) options.script.frames = kDefaultScriptFrames;
   options.validation = parser.isSet(validation_option);
   if (parser.isSet(size_option)) {

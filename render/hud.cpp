@@ -176,6 +176,7 @@ bool DrawViewControls(RenderOptions* options) {
   changed |= ImGui::Checkbox("collision geometry", &options->show_collision);
   changed |= ImGui::Checkbox("joint frames", &options->show_joint_frames);
   changed |= ImGui::Checkbox("centres of mass", &options->show_com);
+  changed |= ImGui::Checkbox("anchors and attachments", &options->show_constraints);
   changed |= ImGui::Checkbox("shadows", &options->shadows);
   ImGui::End();
   return changed;

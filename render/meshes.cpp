@@ -220,7 +220,7 @@ std::array<float, 4> MeshScale(ShapeType type, const std::array<float, 3>& size)
     case ShapeType::kCylinder:
       return {size[0], size[0], size[1], 0.0f};
     case ShapeType::kPlane:
-      return {size[0], size[0], 1.0f, size[1]};
+      return {size[0], 0.0f, 0.0f, size[1]};
     case ShapeType::kConvexHull:  // not unit meshes
     case ShapeType::kMesh:
     case ShapeType::kSdf:

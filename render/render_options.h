@@ -40,7 +40,10 @@ struct RenderOptions {
   bool show_collision = false;     ///< collision shapes hidden by visuals, see-through on top
   bool show_joint_frames = false;  ///< x/y/z axes (red/green/blue) and motion axis (yellow)
   bool show_com = false;           ///< a marker at each dynamic body's centre of mass
-  bool shadows = true;             ///< key light shadow map
+  /// what holds things: joint anchors (a mount where a joint holds a body to the world),
+  /// attachments (struts from the holding body to the held nodes) and fixed FEM nodes
+  bool show_constraints = true;
+  bool shadows = true;  ///< key light shadow map
   /// Contact arrows: the largest force of the frame is drawn this long, as a fraction of the
   /// view's height at the camera target [-] (so arrows stay readable at any zoom).
   float arrow_length = 0.15f;

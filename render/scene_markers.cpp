@@ -145,6 +145,66 @@ void AddCentresOfMass(const VisualFrame& frame, float view_height, std::vector<M
 }
 
 
+// a flat plate across the up axis resting `lift` above `point`: where the world holds something
+void AddMount(const Eigen::Vector3f& point, const Eigen::Vector3f& up, float half_width, float lift,
+              std::vector<Marker>* markers) {
+  const Eigen::Vector3f seed =
+      std::abs(up.x()) < 0.9f ? Eigen::Vector3f::UnitX() : Eigen::Vector3f::UnitY();
+  const Eigen::Vector3f along = up.cross(seed).normalized();
+  const float half_thickness = 0.25f * half_width;
+  Marker plate = MakeBarMarker(point + (lift + half_thickness) * up, along, up, half_width,
+                               half_width, half_thickness, kMountColor);
+  plate.ghost = false;
+  markers->push_back(plate);
+}
+
+
+// joint anchors (mounted where the parent is the world), attachment struts, fixed nodes
+void AddConstraints(const VisualFrame& frame, float view_height, std::vector<Marker>* markers) {
+  Eigen::Vector3f up = Vec(frame.up);
+  up = up.squaredNorm() > 0 ? up.normalized() : Eigen::Vector3f::UnitZ();
+  const float anchor_radius = kJointAnchorRadiusPerView * view_height;
+  const float mount = kMountHalfWidthPerView * view_height;
+  const float hold = kHoldRadiusPerView * view_height;
+  for (const VisualJoint& joint : frame.joints) {
+    const Eigen::Vector3f origin(joint.X_WJ[3], joint.X_WJ[7], joint.X_WJ[11]);
+    if (joint.type == JointType::kNone || !origin.allFinite()) continue;
+    // hidden inside bodies like scene geometry: a robot's dozens of joints do not clutter it
+    Marker sphere = MakeSphereMarker(origin, anchor_radius, kJointAnchorColor);
+    sphere.ghost = false;
+    markers->push_back(sphere);
+    if (joint.parent == kWorldBody) AddMount(origin, up, mount, anchor_radius, markers);
+  }
+  for (const VisualAttachment& attachment : frame.attachments) {
+    const Eigen::Vector3f anchor = Vec(attachment.anchor);
+    if (!anchor.allFinite()) continue;
+    markers->push_back(MakeSphereMarker(anchor, hold, kAttachmentColor));
+    const bool held_by_body =
+        attachment.body >= 0 && attachment.body < static_cast<int>(frame.bodies.size());
+    if (!held_by_body) {
+      AddMount(anchor, up, 0.5f * mount, hold, markers);
+      continue;
+    }
+    // the strut the body holds the node by, from its centre of mass
+    const std::array<float, 12>& X = frame.bodies[attachment.body].X_WB;
+    const Eigen::Vector3f com(X[3], X[7], X[11]);
+    const Eigen::Vector3f span = anchor - com;
+    const float half = 0.5f * span.norm();
+    if (!(half > hold) || !std::isfinite(half)) continue;
+    const Eigen::Vector3f side =
+        std::abs(span.normalized().dot(up)) < 0.9f ? up : Eigen::Vector3f(up.y(), up.z(), up.x());
+    markers->push_back(MakeBarMarker(0.5f * (com + anchor), span, side, half, 0.6f * hold,
+                                     0.6f * hold, kAttachmentColor));
+  }
+  for (const std::array<float, 3>& node : frame.fixed_particles) {
+    const Eigen::Vector3f p = Vec(node);
+    if (!p.allFinite()) continue;
+    markers->push_back(MakeBarMarker(p, Eigen::Vector3f::UnitX(), Eigen::Vector3f::UnitZ(), hold,
+                                     hold, hold, kFixedNodeColor));
+  }
+}
+
+
 void AddDragSpring(const VisualDrag& drag, float view_height, std::vector<Marker>* markers) {
   const Eigen::Vector3f anchor = Vec(drag.anchor);
   const Eigen::Vector3f target = Vec(drag.target);
@@ -254,6 +314,7 @@ void BuildMarkers(const VisualFrame& frame, const RenderOptions& options, float 
   if (options.view == ViewMode::kStructure) AddStructureDashes(frame, markers);
   if (options.show_joint_frames) AddJointFrames(frame, view_height, markers);
   if (options.show_com) AddCentresOfMass(frame, view_height, markers);
+  if (options.show_constraints) AddConstraints(frame, view_height, markers);
   if (frame.drag.active) AddDragSpring(frame.drag, view_height, markers);
   if (!frame.teleop_targets.empty()) AddTeleopMarkers(frame, view_height, markers);
 }

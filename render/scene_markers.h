@@ -1,6 +1,7 @@
 // Markers the viewer draws over the scene, as instances of the unit arrow, sphere and box meshes:
 // contact points with normal and friction force arrows and friction ellipses (contacts view),
-// structure-field dashes (structure view), joint frames, centres of mass and the mouse drag
+// structure-field dashes (structure view), joint frames, centres of mass, what holds things
+// (joint anchors and their world mounts, attachment struts, fixed FEM nodes) and the mouse drag
 // spring. Sizes follow the view (a fraction of its height at the camera
 // target) so markers stay readable at any zoom; force arrows scale linearly with force, the
 // frame's largest force drawn RenderOptions::arrow_length long. CPU only (tests check it without
@@ -41,6 +42,10 @@ inline constexpr std::array<float, 3> kDragColor = {0.95f, 0.05f, 0.80f};  // ma
 inline constexpr std::array<float, 3> kComColor = {1.00f, 0.80f, 0.02f};   // yellow
 inline constexpr std::array<float, 3> kJointAxisColor = {1.00f, 0.85f, 0.10f};
 inline constexpr std::array<float, 3> kFrictionEllipseColor = {0.95f, 0.85f, 0.10f};  // yellow
+inline constexpr std::array<float, 3> kJointAnchorColor = {0.02f, 0.75f, 0.95f};      // cyan
+inline constexpr std::array<float, 3> kMountColor = {0.10f, 0.10f, 0.12f};            // black
+inline constexpr std::array<float, 3> kAttachmentColor = {0.55f, 0.10f, 0.95f};       // violet
+inline constexpr std::array<float, 3> kFixedNodeColor = {0.90f, 0.06f, 0.06f};        // red
 // structure dashes: grey where there is no grain (w = 0), through teal (w = ½) to orange (w = 1)
 inline constexpr std::array<float, 3> kNoGrainColor = {0.45f, 0.45f, 0.45f};
 inline constexpr std::array<float, 3> kHalfGrainColor = {0.02f, 0.55f, 0.60f};
@@ -51,6 +56,11 @@ inline constexpr float kArrowRadiusPerView = 0.0035f;
 inline constexpr float kContactPointRadiusPerView = 0.008f;
 inline constexpr float kJointAxisLengthPerView = 0.05f;
 inline constexpr float kComRadiusPerView = 0.008f;
+inline constexpr float kJointAnchorRadiusPerView = 0.010f;
+/// A world mount: a plate of this half width (its half thickness a quarter of it).
+inline constexpr float kMountHalfWidthPerView = 0.022f;
+/// Attachment ends and fixed nodes: spheres and cubes of this radius (half size).
+inline constexpr float kHoldRadiusPerView = 0.005f;
 /// Segments of a friction ellipse's outline.
 inline constexpr int kEllipseSegments = 32;
 /// Cones with |μ_t − μ_b| ≤ this fraction of the larger are round: no ellipse is drawn.
@@ -93,11 +103,15 @@ Marker MakeBarMarker(const Eigen::Vector3f& centre, const Eigen::Vector3f& along
 
 /// Appends the markers of `frame` that `options` asks for (contacts, and the friction ellipses of
 /// anisotropic ones, in the contacts view, structure dashes in the structure view, joint frames,
-/// centres of mass, the drag spring when active) to `markers`. A friction ellipse is the set of
-/// friction forces the cone allows at the contact's normal force, |λ_t|²/μ_t² + |λ_b|²/μ_b² ≤ λ_n²
-/// (digest nsn-and-friction.md §2.12), drawn to the force arrows' scale around the contact point in
-/// its tangent plane (semi-axes μ_t·λ_n along t and μ_b·λ_n along b), so a sliding contact's
-/// friction arrow ends on it.
+/// centres of mass, joint anchors, attachments and fixed nodes, the drag spring when active) to
+/// `markers`. A joint's anchor is a cyan sphere at its frame's origin; one that holds a body to
+/// the world also gets a black mount plate across the up axis, resting on the sphere. An attachment
+/// is a violet strut from the holding body's centre of mass to the held point, ending in a sphere
+/// (a mount when the world holds it); a fixed FEM node is a red cube. A friction ellipse is the set
+/// of friction forces the cone allows at the contact's normal force, |λ_t|²/μ_t² + |λ_b|²/μ_b² ≤
+/// λ_n² (digest nsn-and-friction.md §2.12), drawn to the force arrows' scale around the contact
+/// point in its tangent plane (semi-axes μ_t·λ_n along t and μ_b·λ_n along b), so a sliding
+/// contact's friction arrow ends on it.
 void BuildMarkers(const VisualFrame& frame, const RenderOptions& options, float view_height,
                   std::vector<Marker>* markers);
 

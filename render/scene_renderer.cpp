@@ -461,7 +461,16 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
     if (!IsDrawable(shape)) continue;
     const std::array<float, 4> scale = MeshScale(shape.type, shape.size);
     if (shape.type == ShapeType::kPlane) {
-      planes.push_back(MakeInstance(shape.X_WS, scale, shape.color));
+      // the drawn square stays under the camera's target (its local x, y), in whole major cells
+      const std::array<float, 12>& X = shape.X_WS;
+      const Eigen::Vector3f d = camera.target - Eigen::Vector3f(X[3], X[7], X[11]);
+      const float major = 10.0f * std::max(scale[3], 1e-3f);
+      std::array<float, 4> square = scale;
+      for (int axis = 0; axis < 2; ++axis) {
+        const float along = X[axis] * d.x() + X[4 + axis] * d.y() + X[8 + axis] * d.z();
+        square[1 + axis] = std::isfinite(along) ? major * std::round(along / major) : 0.0f;
+      }
+      planes.push_back(MakeInstance(shape.X_WS, square, shape.color));
       continue;
     }
     const int kind = MeshKindOf(shape.type);

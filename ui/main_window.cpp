@@ -30,6 +30,7 @@
 #include "engine/io/default_scene.h"
 #include "engine/io/scene_catalog.h"
 #include "engine/visual/visual_frame.h"
+#include "ui/camera_menu.h"
 #include "ui/frame_compose.h"
 #include "ui/panels/convergence_panel.h"
 #include "ui/panels/diagnostics_panel.h"
@@ -274,6 +275,8 @@ void MainWindow::CreateMenus() {
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(reset_camera_action_);
+  camera_menu_ = new CameraMenu(viewport_, view, statusBar(), this);
+  view->addSeparator();
   view->addAction(overlay_action_);
   view->addSeparator();
   view->setObjectName(QStringLiteral("ViewMenu"));
@@ -586,6 +589,9 @@ void MainWindow::OnSceneChanged(const SimSnapshot& snapshot) {
   const QString name = QString::fromStdString(model.name);
   const QString file = QFileInfo(QString::fromStdString(snapshot.scene_path)).fileName();
   viewport_->SetSceneName(name);
+  // the scene's views; its camera follows the body it names from the scene's first frame
+  camera_menu_->SetScene(model);
+  viewport_->SetFollowBody(model.camera.follow_body, false);
   QString label = tr("%1 — %2").arg(name.isEmpty() ? tr("(unnamed scene)") : name, file);
   if (snapshot.lanes.size() > 1) {
     QStringList lanes;

@@ -30,6 +30,7 @@ class QVulkanInstance;
 
 namespace sim::ui {
 
+class CameraMenu;
 class ConvergencePanel;
 class DiagnosticsPanel;
 class HelpPanel;
@@ -82,6 +83,7 @@ class MainWindow : public QMainWindow {
   PaintPanel* paint_panel() const { return paint_panel_; }
   TeleopStation* teleop() const { return teleop_; }
   HelpPanel* help_panel() const { return help_panel_; }
+  CameraMenu* camera_menu() const { return camera_menu_; }
   /// Saves the painted structure fields beside the scene (File > Save Painted Fields).
   void SavePaintedFields();
   SceneLoader* scene_loader() const { return loader_; }
@@ -140,8 +142,9 @@ class MainWindow : public QMainWindow {
   TeleopPanel* teleop_panel_ = nullptr;
   TeleopStation* teleop_ = nullptr;  // the teleop panel's, gizmo's and devices' wiring
   HelpPanel* help_panel_ = nullptr;
-  int unsaved_paint_ = 0;    // painted fields not saved, as the worker last said
-  QString open_after_save_;  // a scene to open once the painted fields are saved
+  CameraMenu* camera_menu_ = nullptr;  // View menu: follow, frame, named cameras
+  int unsaved_paint_ = 0;              // painted fields not saved, as the worker last said
+  QString open_after_save_;            // a scene to open once the painted fields are saved
 
   QAction* open_action_ = nullptr;
   QMenu* recent_menu_ = nullptr;

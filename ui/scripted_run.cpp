@@ -90,6 +90,10 @@ void ScriptedRun::OnFrameRendered(quint64 count) {
     LogMemory(frame);
   }
   if (!options_.cancel_load_screenshot.isEmpty()) CancelLoadWhenShown();
+  if (options_.screenshot_every > 0 && !options_.screenshot.isEmpty() && frame > 0 &&
+      frame % static_cast<quint64>(options_.screenshot_every) == 0) {
+    SaveNumberedScreenshot(frame);
+  }
   // the frames are done once a load the script started has ended too
   if (count < target_frame_ || (opened_after_ && window_->scene_loader()->loading()) ||
       !ReplayOver()) {
@@ -121,6 +125,21 @@ void ScriptedRun::PlayScript(quint64 frame) {
       std::cout << "teleop body: " << options_.teleop_body.toStdString() << " (" << body << ")"
                 << std::endl;
       if (body >= 0) window_->teleop()->TeleoperateBody(body);
+    }
+  }
+  if (!options_.follow.isEmpty() && !follow_started_) {
+    follow_started_ = true;
+    const auto& snapshot = *window_->simulation()->latest();
+    const int body = snapshot.model != nullptr
+                         ? snapshot.model->FindBody(options_.follow.toStdString())
+                         : kWorldBody;
+    std::cout << "follow: " << options_.follow.toStdString() << " (" << body << ")" << std::endl;
+    if (body >= 0) {
+      viewport->SetFollowBody(body, true);
+    } else {
+      std::cerr << "contact-studio: error: --follow: the scene has no body '"
+                << options_.follow.toStdString() << "'" << std::endl;
+      load_failed_ = true;
     }
   }
   if (!options_.record_teleop.isEmpty() && !recording_started_) {
@@ -218,6 +237,23 @@ void ScriptedRun::PressKeys(const QStringList& names) {
 }
 
 
+void ScriptedRun::SaveNumberedScreenshot(quint64 frame) {
+  QString path = options_.screenshot;
+  const QString number = QStringLiteral("-%1").arg(frame, 4, 10, QLatin1Char('0'));
+  const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
+  path.insert(dot > path.lastIndexOf(QLatin1Char('/')) ? dot : path.size(), number);
+  const auto& snapshot = *window_->simulation()->latest();
+  QString error;
+  if (!window_->SaveScreenshot(path, &error)) {
+    std::cerr << "contact-studio: error: screenshot: " << error.toStdString() << std::endl;
+    load_failed_ = true;
+    return;
+  }
+  std::cout << "screenshot at frame " << frame << ": " << path.toStdString() << " sim time "
+            << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
+}
+
+
 void ScriptedRun::LogMemory(quint64 frame) const {
   // with lane 0's step, so that readers can tell frames of the running scene from loading ones
   const SimSnapshot& snapshot = *window_->simulation()->latest();
@@ -289,6 +325,10 @@ void ScriptedRun::PrintSummary() const {
               << s.teleop.latency_max_steps << ", samples " << s.teleop.latency_samples << "\n";
     if (!s.teleop.message.empty()) std::cout << "teleop status: " << s.teleop.message << "\n";
   }
+  const OrbitCamera& camera = window_->viewport()->camera();
+  std::cout << "camera: target " << camera.target.x() << " " << camera.target.y() << " "
+            << camera.target.z() << " distance " << camera.distance << " follow "
+            << window_->viewport()->follow_body() << "\n";
   if (window_->help_panel()->isVisible()) {
     std::cout << "help: visible, " << window_->help_panel()->row_count() << " rows\n";
   }

@@ -22,6 +22,9 @@
 //   teleop status: MESSAGE          (the last record/replay outcome, e.g. the replay's hash)
 //   help: visible, N rows           (the F1 keys panel, when shown)
 //   paint: undo U, unsaved N, MESSAGE  (with --paint: the painter's state and last outcome)
+//   camera: target X Y Z distance D follow BODY   (BODY −1: none)
+//   screenshot at frame F: PATH sim time T s      (each --screenshot-every shot)
+// With `follow` the camera follows that body from the first frame (as key T with it selected).
 #pragma once
 
 #include <functional>
@@ -41,8 +44,12 @@ class MainWindow;
 struct SimSnapshot;
 
 struct ScriptedRunOptions {
-  int frames = 0;                ///< frames to render after the scene load before acting (>= 1)
-  QString screenshot;            ///< PNG to write then; empty: none
+  int frames = 0;      ///< frames to render after the scene load before acting (>= 1)
+  QString screenshot;  ///< PNG to write then; empty: none
+  /// > 0: with `screenshot`, also write STEM-FFFF.png (F the frame) every this many frames
+  int screenshot_every = 0;
+  /// non-empty: the camera follows this body (a name of the scene) from the first frame
+  QString follow;
   bool exit = false;             ///< quit after acting
   int stall_timeout_ms = 60000;  ///< with `exit`: give up when no frame arrives for this long
   /// ctrl+drag on the viewport from `drag_from` to `drag_to` (logical pixels): pressed at 10 % of
@@ -102,6 +109,8 @@ class ScriptedRun : public QObject {
   void PressKeys(const QStringList& names);
   void CancelLoadWhenShown();
   void LogMemory(quint64 frame) const;
+  // the --screenshot-every shot of `frame`
+  void SaveNumberedScreenshot(quint64 frame);
   void PrintSummary() const;
   // `position` [logical px] clamped into the viewport
   QPoint InViewport(const QPointF& position) const;
@@ -130,6 +139,7 @@ class ScriptedRun : public QObject {
   bool teleop_on_ = false;
   bool recording_started_ = false;
   bool replay_started_ = false;
+  bool follow_started_ = false;
   QElapsedTimer frame_clock_;
   std::vector<double> frame_ms_;  // intervals between rendered frames after the load
 };

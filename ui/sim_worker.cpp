@@ -32,6 +32,15 @@ namespace sim::ui {
 
 namespace {
 
+// angle between joint j's frame as fixed in the parent and as fixed in the child [rad]: the bend
+// of a compliant weld, the swing of a ball joint (which have no scalar coordinate)
+Real JointFrameAngle(const Model& model, int j, const Pose& X_WP, const Pose& X_WC) {
+  const Quat q_WJp = X_WP.q * model.joint_X_PJ[j].q;
+  const Quat q_WJc = X_WC.q * model.joint_X_CJ[j].q;
+  return Eigen::AngleAxis<Real>(q_WJp.conjugate() * q_WJc).angle();
+}
+
+
 // angular damping of the mouse spring [1/s] (see the file comment)
 constexpr Real kDragAngularDamping = 10;
 // a soft body is grabbed by its nodes within this fraction of its bounding-box diagonal
@@ -722,8 +731,10 @@ void SimWorker::Publish() {
     for (int j = 0; j < model.joint_count(); ++j) {
       const int parent = model.joint_parent[j];
       const Pose X_WP = parent == kWorldBody ? Pose{} : state.body_X_WB[parent];
-      out.joint_positions[j] =
-          JointCoordinate(model, j, X_WP, state.body_X_WB[model.joint_child[j]]);
+      const Pose& X_WC = state.body_X_WB[model.joint_child[j]];
+      out.joint_positions[j] = JointFreedoms(model.joint_type[j]) == 1
+                                   ? JointCoordinate(model, j, X_WP, X_WC)
+                                   : JointFrameAngle(model, j, X_WP, X_WC);
     }
     out.joint_targets = lane.simulation->control().joint_target_position;
   }

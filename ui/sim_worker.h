@@ -190,10 +190,12 @@ struct LaneSnapshot {
   std::string label;       ///< solver name or the --compare entry
   SolverOptions settings;  ///< in effect
   std::shared_ptr<const Model> model;
-  StepReport report;                  ///< the last step's
-  std::vector<StepSample> history;    ///< the last kHistoryLength steps, oldest first
-  std::vector<Real> joint_positions;  ///< θ per joint [rad or m] (0 for ball and fixed joints)
-  std::vector<Real> joint_targets;    ///< commanded θ* per joint; NaN: the model's
+  StepReport report;                ///< the last step's
+  std::vector<StepSample> history;  ///< the last kHistoryLength steps, oldest first
+  /// θ per joint [rad or m]; for ball, planar and fixed joints the angle between the joint's
+  /// frames in the parent and in the child [rad] (a compliant weld's bend)
+  std::vector<Real> joint_positions;
+  std::vector<Real> joint_targets;  ///< commanded θ* per joint; NaN: the model's
   /// steps since the scene loaded or reset with each status bit set (bit order of StepStatus)
   std::array<std::uint64_t, kStepStatusBitCount> status_counts = {};
   std::uint64_t step = 0;

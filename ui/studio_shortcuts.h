@@ -29,6 +29,9 @@ enum class StudioCommand {
   kHelp,
   kViewportResetCamera,  ///< viewport only (a bare letter as a window shortcut steals typing)
   kCycleView,            ///< viewport only
+  kFollow,               ///< viewport only
+  kFrameAll,             ///< viewport only
+  kFrameSelection,       ///< viewport only
 };
 
 struct StudioShortcut {

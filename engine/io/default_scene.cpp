@@ -66,7 +66,10 @@ void AddGeometry(const ShapeGeometry& g, const Pose& X_WS, Bounds* bounds) {
       }
       return;
     case ShapeType::kMesh:
-      if (g.mesh) bounds->AddBox(X_WS, g.mesh->lower, g.mesh->upper);
+      // the vertices themselves: a turned mesh's box corners reach below its lowest point
+      if (g.mesh) {
+        for (const Vec3& v : g.mesh->surface.vertices) bounds->Add(X_WS * v);
+      }
       return;
     case ShapeType::kSdf: {
       Vec3 lo, hi;

@@ -10,7 +10,9 @@ namespace sim::io {
 
 bool ReadCameraSetup(SceneReader& reader, const JsonValue& camera, CameraSetup* setup,
                      const std::string& what, std::initializer_list<const char*> extra_keys) {
-  std::vector<const char*> keys = {"target", "distance", "yaw_deg", "pitch_deg", "fov_deg"};
+  // `follow` names a body, resolved once the objects are read (ReadCameraFollow)
+  std::vector<const char*> keys = {"target",    "distance", "yaw_deg",
+                                   "pitch_deg", "fov_deg",  "follow"};
   keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
   std::set<std::string> allowed(keys.begin(), keys.end());
   for (const auto& [key, value] : camera.members()) {
@@ -58,6 +60,54 @@ void ReadCameras(SceneReader& reader, const JsonValue& root, bool has_default_ca
   }
   // without a `camera`, the first named view is where the scene opens
   if (!has_default_camera && !model->cameras.empty()) model->camera = model->cameras[0].setup;
+}
+
+
+void ReadCameraFollow(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,
+                      Model* model) {
+  // the body `camera` names in `follow`, into `*setup`; an unknown or static one is an error
+  const auto resolve = [&](const JsonValue& camera, const std::string& what, CameraSetup* setup) {
+    const JsonValue* follow = camera.Find("follow");
+    std::string name;
+    if (follow == nullptr || !reader.ReadString(camera, "follow", &name, what)) return;
+    const auto it = objects.find(name);
+    if (it != objects.end() && it->second.kind == ObjectRef::Kind::kBody) {
+      setup->follow_body = it->second.index;
+      return;
+    }
+    std::vector<std::string> bodies;
+    for (const auto& [object, ref] : objects) {
+      if (ref.kind == ObjectRef::Kind::kBody) bodies.push_back(object);
+    }
+    constexpr std::size_t kListed = 8;  // a robot has dozens of links: name a few
+    const std::size_t more = bodies.size() > kListed ? bodies.size() - kListed : 0;
+    bodies.resize(bodies.size() - more);
+    std::string expected =
+        bodies.empty() ? "the scene has no body" : "expected a body: " + Join(bodies);
+    if (more > 0) expected += " and " + std::to_string(more) + " more";
+    reader.Error(*follow, what + " 'follow' is '" + name + "', which is not a body of the " +
+                              "scene (" + expected + ")");
+  };
+  if (const JsonValue* camera = root.Find("camera"); camera != nullptr && camera->is_object()) {
+    resolve(*camera, "camera", &model->camera);
+  }
+  const JsonValue* cameras = root.Find("cameras");
+  if (cameras == nullptr || !cameras->is_array()) return;
+  // named views were read in order, skipping those with errors: match them by name
+  for (const JsonValue& item : cameras->items()) {
+    const JsonValue* name = item.is_object() ? item.Find("name") : nullptr;
+    if (name == nullptr || !name->is_string()) continue;
+    for (NamedCamera& camera : model->cameras) {
+      if (camera.name == name->string()) {
+        resolve(item, "camera '" + camera.name + "'", &camera.setup);
+        break;
+      }
+    }
+  }
+  // without a `camera`, the first named view is where the scene opens, following included
+  if (root.Find("camera") == nullptr && !model->cameras.empty()) {
+    model->camera = model->cameras[0].setup;
+  }
 }
 
 

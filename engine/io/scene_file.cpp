@@ -669,6 +669,7 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
     ReadSoftBodyAttachments(reader, *objects, names, scene.initial_state, model.get());
   }
   ReadProbes(reader, root, names, model.get());
+  ReadCameraFollow(reader, root, names, model.get());
   // per-shape and per-joint arrays filled by some objects only: one entry each once any has one
   if (!model->shape_visual_mesh.empty()) model->shape_visual_mesh.resize(model->shape_count());
   if (!model->shape_structure_field.empty()) {

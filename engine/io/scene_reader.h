@@ -216,6 +216,11 @@ bool ReadCameraSetup(SceneReader& reader, const JsonValue& camera, CameraSetup* 
 /// scene gives no `camera`.
 void ReadCameras(SceneReader& reader, const JsonValue& root, bool has_default_camera, Model* model);
 
+/// The `follow` bodies of `camera` and of the named views in `cameras` (CameraSetup::follow_body);
+/// needs the objects read.
+void ReadCameraFollow(SceneReader& reader, const JsonValue& root, const ObjectNames& objects,
+                      Model* model);
+
 /// The optional `friction_pairs` array: [{materials: [a, b], friction: μ}].
 void ReadFrictionPairs(SceneReader& reader, const JsonValue& root,
                        const std::map<std::string, int>& materials, Model* model);

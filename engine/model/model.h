@@ -223,6 +223,8 @@ struct CameraSetup {
   Real yaw_deg = 35;              ///< rotation about the up axis [deg]
   Real pitch_deg = 25;            ///< elevation above the horizon [deg]
   Real fov_y_deg = 45;            ///< vertical field of view [deg]
+  /// Body the camera keeps in view (scene `follow`): the target moves with it; kWorldBody: none.
+  int follow_body = kWorldBody;
 };
 
 /// A named viewpoint of a scene (scene `cameras`), for the studio's camera menu.

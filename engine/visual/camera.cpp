@@ -109,4 +109,20 @@ void OrbitCamera::Zoom(float factor) {
   distance = std::clamp(distance * factor, 2.0f * near_plane, 0.5f * far_plane);
 }
 
+
+void OrbitCamera::FrameBox(const Eigen::Vector3f& lower, const Eigen::Vector3f& upper, float aspect,
+                           float fill) {
+  if (!lower.allFinite() || !upper.allFinite() || (upper - lower).minCoeff() < 0) return;
+  if (!(aspect > 0) || !(fill > 0)) return;
+  // the narrower half angle: vertical, or horizontal in a portrait image
+  const float half_y = 0.5f * fov_y_deg * kDegToRad;
+  const float half_x = std::atan(aspect * std::tan(half_y));
+  const float half = std::min(half_y, half_x);
+  // a sphere of radius r seen from distance d spans the half angle asin(r / d)
+  const float radius = std::max(0.5f * (upper - lower).norm(), 1e-3f);
+  target = 0.5f * (lower + upper);
+  distance = std::clamp(radius / std::sin(std::min(fill, 1.0f) * half), 2.0f * near_plane,
+                        0.5f * far_plane);
+}
+
 }  // namespace sim

@@ -34,6 +34,12 @@ class OrbitCamera {
   void Pan(float dx_fraction, float dy_fraction);
   /// Multiplies the eye distance by `factor` (< 1 zooms in), clamped to [near·2, far/2].
   void Zoom(float factor);
+  /// Frames the box [lower, upper] (world [m]): the target moves to its centre and the eye backs
+  /// off along the current view direction until the box's bounding sphere spans `fill` of the
+  /// narrower field of view of an image of width/height `aspect`; yaw, pitch and fov stay.
+  /// An empty or non-finite box leaves the camera as it is.
+  void FrameBox(const Eigen::Vector3f& lower, const Eigen::Vector3f& upper, float aspect,
+                float fill = 0.8f);
 
   Eigen::Vector3f target = Eigen::Vector3f(0, 0, 0.5f);  ///< [m]
   Eigen::Vector3f up = Eigen::Vector3f::UnitZ();         ///< world up (unit)

@@ -149,6 +149,48 @@ void AddVisuals(const Model& model, const State& state, MeshTable* mesh_table, V
 }
 
 
+// free particles (of no soft body) as spheres of their contact radius, in their material's colour
+void AddFreeParticles(const Model& model, const State& state, VisualFrame* frame) {
+  std::vector<char> in_soft_body(model.particle_count(), 0);
+  for (const SoftBody& body : model.soft_bodies) {
+    std::fill_n(in_soft_body.begin() + body.first_particle, body.particle_count, 1);
+  }
+  for (int p = 0; p < model.particle_count(); ++p) {
+    if (in_soft_body[p]) continue;
+    VisualShape shape;
+    shape.type = ShapeType::kSphere;
+    shape.size = {static_cast<float>(model.particle_radius[p]), 0, 0};
+    shape.X_WS = ToRows(Pose{state.particle_x_W[p], Quat::Identity()});
+    const int material =
+        p < static_cast<int>(model.particle_material.size()) ? model.particle_material[p] : -1;
+    const bool has_material = material >= 0 && material < static_cast<int>(model.materials.size());
+    const std::array<float, 3> rgb =
+        has_material ? model.materials[material].color : std::array<float, 3>{0.7f, 0.7f, 0.7f};
+    shape.color = {rgb[0], rgb[1], rgb[2], 1.0f};
+    frame->shapes.push_back(shape);
+  }
+}
+
+
+// attachments (the held particle and the point holding it) and the particles that never move
+void AddHolds(const Model& model, const State& state, VisualFrame* frame) {
+  frame->attachments.resize(model.attachment_count());
+  for (int a = 0; a < model.attachment_count(); ++a) {
+    VisualAttachment& out = frame->attachments[a];
+    const int body = model.attachment_body[a];
+    out.particle = ToFloat(state.particle_x_W[model.attachment_particle[a]]);
+    out.anchor = ToFloat(body == kWorldBody ? model.attachment_p_B[a]
+                                            : state.body_X_WB[body] * model.attachment_p_B[a]);
+    out.body = body;
+  }
+  frame->fixed_particles.clear();
+  for (int p = 0; p < model.particle_count(); ++p) {
+    if (model.particle_is_fixed(p))
+      frame->fixed_particles.push_back(ToFloat(state.particle_x_W[p]));
+  }
+}
+
+
 // deformed boundary of soft body `index`: node positions, area-weighted normals, strain
 void FillSoftBody(const Model& model, const State& state, int index, VisualSoftBody* out) {
   const SoftBody& body = model.soft_bodies[index];
@@ -229,6 +271,7 @@ void FillVisualFrame(const Model& model, const State& state, const Contacts* con
   MeshTable mesh_table(frame);
   AddShapes(model, state, body_has_visual, &mesh_table, frame);
   AddVisuals(model, state, &mesh_table, frame);
+  AddFreeParticles(model, state, frame);
 
   // deformed soft bodies
   frame->soft_bodies.resize(model.soft_bodies.size());
@@ -263,6 +306,7 @@ void FillVisualFrame(const Model& model, const State& state, const Contacts* con
     joint.parent = model.joint_parent[j];
     joint.child = model.joint_child[j];
   }
+  AddHolds(model, state, frame);
 }
 
 

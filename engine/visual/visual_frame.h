@@ -106,6 +106,13 @@ struct VisualJoint {
   std::int32_t parent = kWorldBody, child = kWorldBody;
 };
 
+/// A particle held at a point of a body or of the world (an attachment), for the viewer's markers.
+struct VisualAttachment {
+  std::array<float, 3> particle = {0, 0, 0};  ///< the held particle, world [m]
+  std::array<float, 3> anchor = {0, 0, 0};    ///< the point that holds it, world [m]
+  std::int32_t body = kWorldBody;             ///< the holding body, or kWorldBody
+};
+
 struct VisualFrame {
   double time = 0;                      ///< simulated time [s]
   std::uint64_t step = 0;               ///< steps taken
@@ -124,14 +131,19 @@ struct VisualFrame {
   VisualDrag drag;
   std::vector<VisualTeleopTarget> teleop_targets;  ///< end effectors, while teleoperating
   // markers for the viewer's toggles, filled by MakeVisualFrame
-  std::vector<VisualBody> bodies;   ///< one per body (index = body id)
-  std::vector<VisualJoint> joints;  ///< one per joint (index = joint id)
+  std::vector<VisualBody> bodies;             ///< one per body (index = body id)
+  std::vector<VisualJoint> joints;            ///< one per joint (index = joint id)
+  std::vector<VisualAttachment> attachments;  ///< one per attachment (index = attachment id)
+  /// particles that never move (clamped FEM nodes), world [m]
+  std::vector<std::array<float, 3>> fixed_particles;
 };
 
 /// Builds the snapshot of `state`: world poses of every shape (the collision shapes of bodies that
-/// have visuals marked collision_only), mesh instances of visuals and of hull/mesh/SDF shapes, the
-/// deformed surfaces of soft bodies with normals and per-node strain, body and joint frames, the
-/// structure glyphs of surfaces with structure fields (structure_glyphs.h).
+/// have visuals marked collision_only), mesh instances of visuals and of hull/mesh/SDF shapes,
+/// free particles (those of no soft body) as spheres of their contact radius, the deformed
+/// surfaces of soft bodies with normals and per-node strain, body and joint frames, attachments
+/// and fixed particles, the structure glyphs of surfaces with structure fields
+/// (structure_glyphs.h).
 /// `contacts` empty. Cost: linear in shapes, visuals, joints and tets (about 1 ms for a 7k-tet
 /// soft body on one core).
 VisualFrame MakeVisualFrame(const Model& model, const State& state);

@@ -16,6 +16,7 @@ layout(location = 1) in vec2 in_local;
 layout(location = 2) flat in vec3 in_normal;
 layout(location = 3) flat in vec4 in_color;
 layout(location = 4) flat in vec2 in_grid;  // x: cell size [m], y: half size [m]
+layout(location = 5) flat in vec2 in_centre;  // the drawn square's centre, local [m]
 
 layout(location = 0) out vec4 out_color;
 
@@ -59,7 +60,9 @@ void main() {
   // haze with distance, and fade the square's rim into the horizon so its edge never shows
   color = ApplyHaze(color, in_world);
   float half_size_sq = in_grid.y * in_grid.y;
-  float rim = smoothstep(0.3025 * half_size_sq, 0.9604 * half_size_sq, dot(in_local, in_local));
+  vec2 from_centre = in_local - in_centre;
+  float rim =
+      smoothstep(0.3025 * half_size_sq, 0.9604 * half_size_sq, dot(from_centre, from_centre));
   color = mix(color, kSkyHorizon, rim);
   out_color = vec4(kEncodeSrgb ? EncodeSrgb(color) : color, 1.0);
 }

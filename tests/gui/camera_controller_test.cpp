@@ -140,5 +140,58 @@ TEST(CameraControllerTest, SecondButtonDoesNotHijackADrag) {
   EXPECT_EQ(controller.drag(), CameraController::Drag::kNone);
 }
 
+
+// a frame with `count` bodies, body 1's centre of mass at `com`
+VisualFrame FrameWithBody(const Eigen::Vector3f& com, int count = 2) {
+  VisualFrame frame;
+  frame.bodies.resize(count);
+  if (count > 1) frame.bodies[1].X_WB = {1, 0, 0, com.x(), 0, 1, 0, com.y(), 0, 0, 1, com.z()};
+  return frame;
+}
+
+
+TEST(CameraControllerTest, FollowedBodyStaysWhereItIsOnScreen) {
+  CameraController controller;
+  controller.SetHome(SceneCamera());
+  controller.SetFollow(1, /*recentre=*/false);
+  // the body slides 8 m down and sideways: far out of the home view
+  const Eigen::Vector3f start(1.0f, 0.5f, 1.0f);
+  controller.Track(FrameWithBody(start));
+  const Eigen::Vector2f first = Pixel(controller.camera(), start.cast<double>());
+  for (int k = 1; k <= 10; ++k) {
+    const Eigen::Vector3f com = start + 0.8f * k * Eigen::Vector3f(-1, 0.3f, -0.5f);
+    controller.Track(FrameWithBody(com));
+    const Eigen::Vector2f now = Pixel(controller.camera(), com.cast<double>());
+    EXPECT_NEAR((now - first).norm(), 0, kPixelTolerance) << "step " << k;
+  }
+  // without following, the body would be off screen: the home view does not see it
+  const std::optional<Eigen::Vector2f> home = SceneCamera().ProjectToPixel(
+      (start + 8.0f * Eigen::Vector3f(-1, 0.3f, -0.5f)).cast<double>(), kWidth, kHeight);
+  EXPECT_TRUE(!home || home->x() < 0 || home->x() > kWidth || home->y() < 0 || home->y() > kHeight)
+      << "the home view sees the body's end point";
+  // a frame without the body (another scene) moves nothing; stopping keeps the view
+  const Eigen::Vector3f target = controller.camera().target;
+  controller.Track(FrameWithBody(Eigen::Vector3f(50, 50, 50), 1));
+  controller.SetFollow(kWorldBody, false);
+  controller.Track(FrameWithBody(Eigen::Vector3f(50, 50, 50)));
+  EXPECT_EQ(controller.camera().target, target);
+}
+
+
+TEST(CameraControllerTest, FollowWithRecentreAndResetPutTheBodyInTheMiddle) {
+  CameraController controller;
+  controller.SetHome(SceneCamera());
+  const Eigen::Vector3f com(3.0f, -2.0f, 0.2f);
+  controller.SetFollow(1, /*recentre=*/true);
+  controller.Track(FrameWithBody(com));
+  EXPECT_EQ(controller.camera().target, com);
+  controller.Reset();
+  EXPECT_EQ(controller.camera().target, SceneCamera().target);
+  const Eigen::Vector3f later = com + Eigen::Vector3f(1, 1, 0);
+  controller.Track(FrameWithBody(later));
+  EXPECT_EQ(controller.camera().target, later) << "Reset while following recentres";
+  EXPECT_EQ(controller.camera().distance, SceneCamera().distance);
+}
+
 }  // namespace
 }  // namespace sim::ui

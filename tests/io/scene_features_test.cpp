@@ -380,5 +380,79 @@ TEST(DefaultSceneTest, RobotMeshAndTetMeshOnTheGround) {
                         ".ele, .vtk)"));
 }
 
+
+TEST(SceneCameraTest, FollowNamesABodyOrIsALocatedError) {
+  const std::string objects = R"("objects": [{"name": "ground", "type": "plane"},
+    {"name": "box", "type": "box", "size": [0.2, 0.2, 0.2], "position": [0, 0, 0.1]},
+    {"name": "ball", "type": "sphere", "radius": 0.1, "position": [1, 0, 0.1]}])";
+  const Scene scene = Load(R"({"camera": {"follow": "ball"},
+    "cameras": [{"name": "box view", "follow": "box"}, {"name": "free"}], )" +
+                           objects + "}");
+  const Model& model = *scene.model;
+  EXPECT_EQ(model.camera.follow_body, model.FindBody("ball"));
+  ASSERT_EQ(model.cameras.size(), 2u);
+  EXPECT_EQ(model.cameras[0].setup.follow_body, model.FindBody("box"));
+  EXPECT_EQ(model.cameras[1].setup.follow_body, kWorldBody) << "each view names its own";
+  // without `camera` the first named view opens the scene, following its body
+  EXPECT_EQ(Load(R"({"cameras": [{"name": "v", "follow": "box"}], )" + objects + "}")
+                .model->camera.follow_body,
+            0);
+
+  EXPECT_EQ(Errors("{\"camera\": {\"distance\": 3,\n  \"follow\": \"boxx\"}, " + objects + "}"),
+            "s.json:2: error: camera 'follow' is 'boxx', which is not a body of the scene "
+            "(expected a body: ball, box) (at /camera/follow)\n");
+  EXPECT_THAT(Errors(R"({"cameras": [{"name": "v", "follow": "ground"}], )" + objects + "}"),
+              HasSubstr("s.json:1: error: camera 'v' 'follow' is 'ground', which is not a body "
+                        "of the scene (expected a body: ball, box) (at /cameras/0/follow)"));
+  EXPECT_THAT(Errors(R"({"camera": {"follow": 3}, )" + objects + "}"),
+              HasSubstr("(at /camera/follow)"));
+}
+
+
+// the lowest point of every visual mesh vertex and collision mesh vertex of a loaded scene
+Real LowestMeshPoint(const Scene& scene, int* meshes) {
+  const Model& model = *scene.model;
+  const auto X_W = [&](int body, const Pose& X_B) {
+    return body == kWorldBody ? X_B : scene.initial_state.body_X_WB[body] * X_B;
+  };
+  Real lowest = 1e9;
+  *meshes = 0;
+  for (int v = 0; v < model.visual_count(); ++v) {
+    if (!model.visual_mesh[v]) continue;
+    ++*meshes;
+    const Pose X = X_W(model.visual_body[v], model.visual_X_BV[v]);
+    for (const auto& p : model.visual_mesh[v]->positions) {
+      lowest = std::min(lowest, (X * Vec3(p[0], p[1], p[2])).z());
+    }
+  }
+  for (int s = 0; s < model.shape_count(); ++s) {
+    const ShapeGeometry& g = model.shape_geometry[s];
+    if (g.type != ShapeType::kMesh || !g.mesh) continue;
+    ++*meshes;
+    const Pose X = X_W(model.shape_body[s], model.shape_X_BS[s]);
+    for (const Vec3& p : g.mesh->surface.vertices) lowest = std::min(lowest, (X * p).z());
+  }
+  return lowest;
+}
+
+
+TEST(DefaultSceneTest, LoneRobotsRestTheirLowestPointOnTheGround) {
+  // every drawn and colliding vertex counts: none below the clearance above z = 0, one on it
+  for (const std::string robot : {"/allegro_hand_description/allegro_hand_description_right.urdf",
+                                  "/fetch_description/robots/fetch.urdf"}) {
+    if (!std::filesystem::exists(kRobots + robot)) {
+      SIM_SKIP_OR_FAIL_IN_CI("robot test data not found at " + kRobots + robot);
+    }
+    Expected<Scene> scene = MakeDefaultSceneFor(kRobots + robot);
+    ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+    int meshes = 0;
+    EXPECT_NEAR(LowestMeshPoint(scene.value(), &meshes), kDefaultSceneClearance, 1e-6) << robot;
+    EXPECT_GT(meshes, 10) << robot;
+    // centred over the origin: the camera looks at it
+    EXPECT_NEAR(scene->model->camera.target.x(), 0, 1e-9);
+    EXPECT_GT(scene->model->camera.target.z(), kDefaultSceneClearance);
+  }
+}
+
 }  // namespace
 }  // namespace sim::io

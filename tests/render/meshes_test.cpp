@@ -110,7 +110,7 @@ TEST(Meshes, CylinderRunsAlongZWithFlatCaps) {
 
 
 TEST(Meshes, PlaneScaleCarriesHalfSizeAndGridCell) {
-  EXPECT_EQ(MeshScale(ShapeType::kPlane, {50, 0.5f, 0}), (std::array<float, 4>{50, 50, 1, 0.5f}));
+  EXPECT_EQ(MeshScale(ShapeType::kPlane, {50, 0.5f, 0}), (std::array<float, 4>{50, 0, 0, 0.5f}));
   EXPECT_EQ(MeshScale(ShapeType::kNone, {1, 1, 1}), (std::array<float, 4>{0, 0, 0, 0}));
 }
 

@@ -2,7 +2,9 @@
 // then checks the picture against the scene's own camera math: every shape's centre shows that
 // shape's colour and not the sky, and the open ground differs from the sky; with --steps, renders
 // the simulated state; --view contacts draws markers at the contacts the same simulation finds;
-// --view structure draws the structure fields' dashes. Skips without a Vulkan driver.
+// --view structure draws the structure fields' dashes; what holds things is drawn where it acts (a
+// free particle, the cantilever's attachment struts, the pendulum's anchor and its mount). Skips
+// without a Vulkan driver.
 
 #include <algorithm>
 #include <cmath>
@@ -312,6 +314,86 @@ TEST(RenderCli, StructureViewDrawsTheFieldsDashes) {
   // a few dashes hide behind the boxes that rest on the pads
   EXPECT_GE(drawn, 0.95 * top);
   EXPECT_LE(in_shaded, 0.02 * top);
+}
+
+
+// `contact-sim render` of a shipped validation scene at its first frame, with its camera
+struct SceneRender {
+  CliRender render;
+  OrbitCamera camera;
+  Model model;
+  State state;
+};
+constexpr int kHeldWidth = 960;
+constexpr int kHeldHeight = 600;
+SceneRender RenderValidationScene(const std::string& name) {
+  SceneRender out;
+  const std::string path = std::string(SIM_SOURCE_DIR) + "/scenes/validation/" + name + ".json";
+  out.render = RenderWithCli(
+      path, "--width " + std::to_string(kHeldWidth) + " --height " + std::to_string(kHeldHeight),
+      "render_cli_" + name);
+  Expected<io::Scene> scene = io::LoadScene(path);
+  EXPECT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  if (!scene.ok()) return out;
+  out.model = *scene->model;
+  out.state = scene->initial_state;
+  out.camera = OrbitCamera(out.model.camera, out.model.options.up);
+  return out;
+}
+
+
+// the colour at world point `p` (mean of a 3×3 block) with its description for failures
+Rgb ColorAt(const SceneRender& scene, const Vec3& p, std::string* trace) {
+  const auto pixel = scene.camera.ProjectToPixel(p, kHeldWidth, kHeldHeight);
+  EXPECT_TRUE(pixel.has_value());
+  Rgb sum = {0, 0, 0};
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      const Rgb c = PixelAt(scene.render.image, static_cast<int>(pixel->x()) + dx,
+                            static_cast<int>(pixel->y()) + dy);
+      for (int k = 0; k < 3; ++k) sum[k] += c[k];
+    }
+  }
+  for (int& c : sum) c /= 9;
+  *trace = "pixel (" + std::to_string(pixel->x()) + ", " + std::to_string(pixel->y()) +
+           "): " + std::to_string(sum[0]) + " " + std::to_string(sum[1]) + " " +
+           std::to_string(sum[2]);
+  return sum;
+}
+
+
+TEST(RenderCli, ParticleAttachmentsAndAnchorsAreDrawnWhereTheyAct) {
+  std::string trace;
+  // sliding_particle: the particle (material colour 0.85, 0.25, 0.20) at its centre, on grey
+  // ground where nothing was drawn before
+  const SceneRender particle = RenderValidationScene("sliding_particle");
+  if (!particle.render.skip.empty()) GTEST_SKIP() << particle.render.skip;
+  ASSERT_EQ(particle.render.result.exit_code, 0) << particle.render.result.output;
+  const Rgb red = ColorAt(particle, particle.state.particle_x_W[0], &trace);
+  EXPECT_TRUE(image_checks::IsReddish(red)) << "particle " << trace;
+
+  // pendulum_chain: the cyan anchor at the shoulder (0, 0, 2.5), the black mount right above it
+  const SceneRender pendulum = RenderValidationScene("pendulum_chain");
+  ASSERT_EQ(pendulum.render.result.exit_code, 0) << pendulum.render.result.output;
+  const Vec3 anchor(0, 0, 2.5);
+  const Rgb cyan = ColorAt(pendulum, anchor, &trace);
+  EXPECT_TRUE(cyan[1] > cyan[0] + 60 && cyan[2] > cyan[0] + 60) << "anchor " << trace;
+  const float view_height = ViewHeightAtTarget(pendulum.camera);
+  const double mount_centre =
+      (kJointAnchorRadiusPerView + 0.25 * kMountHalfWidthPerView) * view_height;
+  const Rgb black = ColorAt(pendulum, anchor + Vec3(0, 0, mount_centre), &trace);
+  EXPECT_LT(*std::max_element(black.begin(), black.end()), 70) << "mount " << trace;
+  // the links' elbows: cyan spheres too
+  const Rgb elbow = ColorAt(pendulum, Vec3(-0.043577871373829, 0, 2.001902650954127), &trace);
+  EXPECT_TRUE(elbow[1] > elbow[0] + 60 && elbow[2] > elbow[0] + 60) << "elbow " << trace;
+
+  // cantilever: the violet struts from the tip weight's centre to the beam's tip nodes cross
+  // the 5 cm gap between the weight (top at z = 0.40) and the beam (bottom at z = 0.45)
+  const SceneRender cantilever = RenderValidationScene("cantilever");
+  ASSERT_EQ(cantilever.render.result.exit_code, 0) << cantilever.render.result.output;
+  ASSERT_EQ(cantilever.model.attachment_count(), 9);
+  const Rgb violet = ColorAt(cantilever, Vec3(1.0, 0, 0.425), &trace);
+  EXPECT_TRUE(violet[2] > violet[1] + 50 && violet[0] > violet[1] + 20) << "strut " << trace;
 }
 
 }  // namespace

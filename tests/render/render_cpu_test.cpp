@@ -255,6 +255,7 @@ TEST(SceneMarkersTest, TogglesAddJointFramesCentresOfMassAndTheDragSpring) {
   frame.joints[0].type = JointType::kRevolute;
   frame.joints[1].type = JointType::kFixed;
   RenderOptions options;
+  options.show_constraints = false;
   std::vector<Marker> markers;
   options.show_com = true;
   BuildMarkers(frame, options, 1.0f, &markers);
@@ -273,6 +274,49 @@ TEST(SceneMarkersTest, TogglesAddJointFramesCentresOfMassAndTheDragSpring) {
   ASSERT_EQ(markers.size(), 2u);
   EXPECT_EQ(markers[1].mesh, MarkerMesh::kArrow);
   EXPECT_NEAR(markers[1].scale[3] + kArrowHeadLength * markers[1].scale[0], 1.0f, 1e-6f);
+}
+
+
+TEST(SceneMarkersTest, AnchorsMountsAttachmentStrutsAndFixedNodes) {
+  VisualFrame frame;
+  frame.bodies.resize(2);
+  frame.bodies[1].X_WB = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1};  // centre of mass at (0, 0, 1)
+  // a revolute joint to the world at (0, 0, 2) and one between the bodies
+  frame.joints.resize(2);
+  frame.joints[0].type = JointType::kRevolute;
+  frame.joints[0].X_WJ = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 2};
+  frame.joints[1].type = JointType::kFixed;
+  frame.joints[1].parent = 0;
+  frame.joints[1].child = 1;
+  // a node held by body 1 at (0, 0, 2), one held by the world, a fixed node
+  frame.attachments.resize(2);
+  frame.attachments[0].anchor = {0, 0, 2};
+  frame.attachments[0].body = 1;
+  frame.attachments[1].anchor = {3, 0, 0};
+  frame.fixed_particles.push_back({5, 0, 0});
+  RenderOptions options;
+  std::vector<Marker> markers;
+  BuildMarkers(frame, options, 1.0f, &markers);
+  // 2 anchors + 1 mount; 2 attachment ends + 1 strut + 1 mount; 1 fixed node
+  ASSERT_EQ(markers.size(), 8u);
+  EXPECT_EQ(markers[0].mesh, MarkerMesh::kSphere);
+  EXPECT_EQ(markers[0].color[1], kJointAnchorColor[1]);
+  // the mount rests on the world anchor's sphere, above it
+  EXPECT_EQ(markers[1].mesh, MarkerMesh::kBox);
+  EXPECT_GT(markers[1].X_WM[11], 2.0f + kJointAnchorRadiusPerView);
+  EXPECT_EQ(markers[1].color[0], kMountColor[0]);
+  // the strut spans the body's centre of mass to the held point: 1 m long, centred at z = 1.5
+  const Marker& strut = markers[4];
+  EXPECT_EQ(strut.mesh, MarkerMesh::kBox);
+  EXPECT_NEAR(strut.X_WM[11], 1.5f, 1e-6f);
+  EXPECT_NEAR(strut.scale[0], 0.5f, 1e-6f);
+  EXPECT_EQ(strut.color[2], kAttachmentColor[2]);
+  EXPECT_EQ(markers.back().color[0], kFixedNodeColor[0]);
+  EXPECT_NEAR(markers.back().X_WM[3], 5.0f, 1e-6f);
+  markers.clear();
+  options.show_constraints = false;
+  BuildMarkers(frame, options, 1.0f, &markers);
+  EXPECT_TRUE(markers.empty());
 }
 
 

@@ -441,6 +441,27 @@ TEST_F(ViewModesRender, CollisionGeometryShowsOnlyWhenAsked) {
 }
 
 
+TEST_F(ViewModesRender, TheGroundGoesOnUnderACameraFarFromItsOrigin) {
+  // a camera following a body 300 m out, six times the drawn square's half size: the square
+  // moves under the target, so the ground is there (not sky) and its grid lines stay put
+  VisualFrame frame;
+  frame.shapes.push_back(Ground());
+  const OrbitCamera near = CloseCamera();
+  OrbitCamera far = near;
+  far.target += Eigen::Vector3f(300, 0, 0);
+  const Image at_origin = Render(frame, near);
+  const Image far_out = Render(frame, far);
+  const Eigen::Vector2f centre = Project(far, far.target - Eigen::Vector3f(0, 0, 0.15f));
+  const Rgb sky = PixelAt(far_out, static_cast<int>(centre.x()), 2);
+  EXPECT_GT(ColorDistance(PixelAt(far_out, centre), sky), kClearlyDifferent);
+  // the grid repeats every 10 cells (5 m): away from the world axes the two views match
+  const Eigen::Vector2f off_axes = Project(near, Eigen::Vector3f(0.7f, 0.7f, 0));
+  EXPECT_LT(ColorDistance(PixelAt(at_origin, off_axes),
+                          PixelAt(far_out, Project(far, Eigen::Vector3f(300.7f, 0.7f, 0)))),
+            12);
+}
+
+
 TEST_F(ViewModesRender, JointFramesCentresOfMassAndDragSpringAreDrawn) {
   VisualFrame frame;
   frame.shapes.push_back(Ground());

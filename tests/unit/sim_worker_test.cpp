@@ -11,6 +11,7 @@
 #include <cmath>
 #include <functional>
 #include <mutex>
+#include <numbers>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -296,6 +297,36 @@ std::vector<Real> PositionsAfter(const Scene& scene, int steps, bool reset_first
       .lanes[0]
       .joint_positions;
 }
+
+TEST(SimWorkerTest, JointsWithoutACoordinateReportTheAngleBetweenTheirFrames) {
+  // a weld (fetch_beam's bending joints are compliant welds) and a ball joint whose children
+  // start turned 10° and 25° from where the joints were made: the scene panel's Value shows that
+  Model model = MakeEmptyModel();
+  State state;
+  const int weld_child = AddBody(&model, &state, "welded", Box(Vec3::Constant(0.05)), 1,
+                                 Pose{Vec3(0.5, 0, 1), Quat::Identity()});
+  const int ball_child = AddBody(&model, &state, "balled", Box(Vec3::Constant(0.05)), 1,
+                                 Pose{Vec3(-0.5, 0, 1), Quat::Identity()});
+  AddJoint(&model, state, JointType::kFixed, kWorldBody, weld_child, Vec3(0.4, 0, 1));
+  AddJoint(&model, state, JointType::kBall, kWorldBody, ball_child, Vec3(-0.4, 0, 1));
+  constexpr double kDegrees = std::numbers::pi / 180;
+  state.body_X_WB[weld_child].q = Quat(Eigen::AngleAxis<Real>(10 * kDegrees, Vec3::UnitY()));
+  state.body_X_WB[ball_child].q =
+      Quat(Eigen::AngleAxis<Real>(25 * kDegrees, Vec3(1, 1, 0).normalized()));
+  const Scene scene{std::make_shared<const Model>(std::move(model)), state};
+  SimWorker worker;
+  worker.Start();
+  worker.Send(Load(scene, false));
+  SnapshotReader reader(&worker);
+  const std::vector<Real> angles =
+      reader.WaitFor([](const SimSnapshot& s) { return s.scene_generation == 1; })
+          .lanes[0]
+          .joint_positions;
+  ASSERT_EQ(angles.size(), 2u);
+  EXPECT_NEAR(angles[0], 10 * kDegrees, 1e-9);
+  EXPECT_NEAR(angles[1], 25 * kDegrees, 1e-9);
+}
+
 
 TEST(SimWorkerTest, ResetRestoresTheInitialStateAndTheTargetsAsAFreshLoad) {
   // MuJoCo's reset clears the controls too: after a moved drive target, Reset replays the scene

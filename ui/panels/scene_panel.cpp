@@ -277,7 +277,12 @@ void ScenePanel::BuildJoints() {
     const JointType type = m.joint_type[j];
     auto* item = new QTreeWidgetItem(joints_);
     item->setText(kJointName, QString::fromStdString(m.joint_name[j]));
-    item->setText(kJointType, QString::fromUtf8(JointTypeName(type)));
+    // a weld with compliant rotation rows bends: its Value is the bend angle
+    const bool bends = type == JointType::kFixed && m.JointAngularCompliance(j) > 0;
+    item->setText(kJointType, bends ? tr("fixed, bends") : QString::fromUtf8(JointTypeName(type)));
+    if (bends || type == JointType::kBall || type == JointType::kPlanar) {
+      item->setToolTip(kJointValue, tr("Angle between the joint's frames in parent and child"));
+    }
     JointRow row;
     row.joint = j;
     row.item = item;

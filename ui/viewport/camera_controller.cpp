@@ -64,4 +64,33 @@ void CameraController::Cancel() {
   drag_button_ = Qt::NoButton;
 }
 
+
+void CameraController::Reset() {
+  camera_ = home_;
+  if (follow_ != kWorldBody) recentre_ = true;
+}
+
+
+void CameraController::SetFollow(int body, bool recentre) {
+  follow_ = body;
+  recentre_ = recentre;
+  followed_at_.reset();
+}
+
+
+void CameraController::Track(const VisualFrame& frame) {
+  if (follow_ < 0 || follow_ >= static_cast<int>(frame.bodies.size())) return;
+  const std::array<float, 12>& X = frame.bodies[follow_].X_WB;
+  const Eigen::Vector3f com(X[3], X[7], X[11]);
+  if (!com.allFinite()) return;
+  // MuJoCo's tracking camera: the view keeps its offset from the body
+  if (recentre_) {
+    camera_.target = com;
+    recentre_ = false;
+  } else if (followed_at_) {
+    camera_.target += com - *followed_at_;
+  }
+  followed_at_ = com;
+}
+
 }  // namespace sim::ui

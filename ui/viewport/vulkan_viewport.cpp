@@ -2,6 +2,7 @@
 // render pass, camera control from mouse and keys.
 #include "ui/viewport/vulkan_viewport.h"
 
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <utility>
@@ -102,6 +103,8 @@ void ViewportRenderer::startNextFrame() {
   ImDrawData* overlay_data = nullptr;
   bool imgui_frame_open = false;
   try {
+    // a followed body moves the camera before the frame is drawn
+    window.camera_.Track(*frame);
     if (draw_scene) {
       scene_->Prepare(slot, *frame, window.camera(), extent, window.render_options_);
       scene_->RecordShadowPass(cmd, slot);
@@ -238,6 +241,42 @@ void VulkanViewport::SetHomeCamera(const OrbitCamera& camera) { camera_.SetHome(
 
 
 void VulkanViewport::ResetCamera() { camera_.Reset(); }
+
+
+void VulkanViewport::SetFollowBody(int body, bool recentre) {
+  camera_.SetFollow(body, recentre);
+  emit FollowChanged(body);
+}
+
+
+bool VulkanViewport::ToggleFollowSelection() {
+  if (camera_.follow() != kWorldBody) {
+    SetFollowBody(kWorldBody, false);
+    return true;
+  }
+  const int selected = LatestFrame()->selected_body;
+  if (selected == kWorldBody) return false;
+  SetFollowBody(selected, true);
+  return true;
+}
+
+
+bool VulkanViewport::FrameBody(std::optional<int> body) {
+  const std::optional<Box3f> box =
+      FrameBounds(*LatestFrame(), body, render_options_.show_collision);
+  if (!box) return false;
+  camera_.Frame(*box, static_cast<float>(width()) / static_cast<float>(std::max(1, height())));
+  return true;
+}
+
+
+bool VulkanViewport::FrameAll() { return FrameBody(std::nullopt); }
+
+
+bool VulkanViewport::FrameSelection() {
+  const int selected = LatestFrame()->selected_body;
+  return selected != kWorldBody && FrameBody(selected);
+}
 
 
 void VulkanViewport::OnDeviceReady(const QString& device_name) {
@@ -435,6 +474,26 @@ void VulkanViewport::keyPressEvent(QKeyEvent* event) {
     camera_.Reset();
     event->accept();
     return;
+  }
+  // T: follow the selection; A, S: frame everything, the selection
+  if (!imgui_input_.WantsKeyboard()) {
+    const auto key = [&](StudioCommand command) {
+      return IsShortcut(command, event->key(), event->modifiers());
+    };
+    bool handled = true;
+    if (key(StudioCommand::kFollow)) {
+      ToggleFollowSelection();
+    } else if (key(StudioCommand::kFrameAll)) {
+      FrameAll();
+    } else if (key(StudioCommand::kFrameSelection)) {
+      FrameSelection();
+    } else {
+      handled = false;
+    }
+    if (handled) {
+      event->accept();
+      return;
+    }
   }
   // V: shaded -> strain -> contacts -> shaded
   if (!imgui_input_.WantsKeyboard() &&

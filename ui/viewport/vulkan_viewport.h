@@ -3,7 +3,8 @@
 // sim::render::SceneRenderer and the ImGui stats overlay with sim::render::OverlayRenderer, every
 // frame (continuous rendering), in the view mode and with the markers of its RenderOptions, which
 // the overlay's View panel and the host's menus edit. Mouse: left-drag orbits; right-, middle- or
-// shift+left-drag pans; the wheel zooms; F resets the camera; V cycles the view mode; a click or
+// shift+left-drag pans; the wheel zooms; F resets the camera; T follows the selected body, A frames
+// everything, S the selected body; V cycles the view mode; a click or
 // double click asks to pick, ctrl+left-drag to pull with the mouse spring (signals; the main
 // window turns them into simulation commands). ImGui gets every event first and keeps the mouse
 // when it is over one of its windows.
@@ -13,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include <QString>
@@ -56,7 +58,20 @@ class VulkanViewport : public QVulkanWindow {
   void SetHomeCamera(const OrbitCamera& camera);
   /// Moves the camera back to the home view.
   void ResetCamera();
+  /// Moves the camera to `camera` (a named view of the scene); the home view stays.
+  void SetView(const OrbitCamera& camera) { camera_.SetView(camera); }
   const OrbitCamera& camera() const { return camera_.camera(); }
+  /// The camera follows body `body` from the next frame (kWorldBody: stops); `recentre` moves the
+  /// target onto it first. Emits FollowChanged.
+  void SetFollowBody(int body, bool recentre);
+  int follow_body() const { return camera_.follow(); }
+  /// Follows the selected body (key T), or stops when one is followed; false when there is
+  /// nothing to follow (no selection).
+  bool ToggleFollowSelection();
+  /// Fits everything drawn (key A), or the selected body (key S), in view; false when there is
+  /// nothing bounded to frame (no selection, a ground alone).
+  bool FrameAll();
+  bool FrameSelection();
 
   /// How the scene is drawn: view mode (shaded, strain, contacts), legends, collision geometry,
   /// joint frames, centres of mass, shadows. The overlay's View panel edits the same options and
@@ -111,6 +126,8 @@ class VulkanViewport : public QVulkanWindow {
   void PaintEnded();
   /// The gizmo was dragged: the active end effector's new pose target (world).
   void TeleopPoseDragged(const sim::Pose& target);
+  /// The followed body changed (SetFollowBody, key T); kWorldBody: none.
+  void FollowChanged(int body);
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -137,6 +154,8 @@ class VulkanViewport : public QVulkanWindow {
   void EmitPickAction(PickController::Action action, const QPointF& position);
   // the gizmo handle under the cursor in teleop mode; starts a gizmo drag when one is hit
   bool BeginGizmoDrag(const QPointF& position);
+  // frames the bounds of the latest frame (of `body` only when given); false when empty
+  bool FrameBody(std::optional<int> body);
 
   mutable std::mutex frame_mutex_;  // guards latest_frame_ only
   std::shared_ptr<const VisualFrame> latest_frame_;
