@@ -675,6 +675,9 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
     model->shape_structure_field.resize(model->shape_count(), -1);
   }
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
+  if (!model->joint_velocity_limit.empty()) {
+    model->joint_velocity_limit.resize(model->joint_count(), 0);
+  }
   ReadScript(reader, root, model.get());
   ReadTeleop(reader, root, model.get());
   if (progress.cancelled()) return CancelledLoad(source_name);

@@ -16,6 +16,7 @@ Control MakeControl(const Model& model) {
   control.body_force_W.assign(model.body_count(), Vec3::Zero());
   control.body_torque_W.assign(model.body_count(), Vec3::Zero());
   control.particle_force_W.assign(model.particle_count(), Vec3::Zero());
+  control.joint_taken.assign(model.joint_count(), 0);
   return control;
 }
 

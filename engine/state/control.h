@@ -17,7 +17,15 @@ struct Control {
   std::vector<Vec3> body_force_W;           ///< external force at the COM, world [N]
   std::vector<Vec3> body_torque_W;          ///< external torque, world [N·m]
   std::vector<Vec3> particle_force_W;       ///< external force on particles, world [N]
+  /// 1: the user has taken joint j's target over (the studio's "take control"); the scene's
+  /// script leaves it alone until released. Empty: none taken.
+  std::vector<unsigned char> joint_taken;
 };
+
+/// True when joint `j`'s target is taken over by the user (Control::joint_taken).
+inline bool JointTaken(const Control& control, int j) {
+  return j < static_cast<int>(control.joint_taken.size()) && control.joint_taken[j] != 0;
+}
 
 /// A control sized for `model` with every target NaN (model defaults) and zero forces.
 Control MakeControl(const Model& model);
