@@ -31,6 +31,7 @@
 #include "engine/io/scene_catalog.h"
 #include "engine/visual/visual_frame.h"
 #include "ui/frame_compose.h"
+#include "ui/key_frame_menu.h"
 #include "ui/panels/convergence_panel.h"
 #include "ui/panels/diagnostics_panel.h"
 #include "ui/panels/help_panel.h"
@@ -271,6 +272,8 @@ void MainWindow::CreateMenus() {
   simulation->addAction(real_time_action_);
   simulation->addAction(slower_action_);
   simulation->addAction(faster_action_);
+  simulation->addSeparator();
+  key_frame_menu_ = new KeyFrameMenu(simulation, bridge_, this);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(reset_camera_action_);
@@ -407,6 +410,9 @@ void MainWindow::ConnectSimulation() {
           [this](int body) { bridge_->Send(command::SelectBody{body}); });
   connect(scene_panel_, &ScenePanel::JointTargetChanged, this, [this](int joint, double target) {
     bridge_->Send(command::SetJointTarget{joint, target});
+  });
+  connect(scene_panel_, &ScenePanel::JointTakenChanged, this, [this](int joint, bool taken) {
+    bridge_->Send(command::SetJointTaken{joint, taken});
   });
   connect(solver_panel_, &SolverPanel::OverrideRequested, this,
           [this](int lane, const QString& assignment) {
@@ -599,6 +605,7 @@ void MainWindow::OnSceneChanged(const SimSnapshot& snapshot) {
 
 void MainWindow::OnSnapshot(const SimSnapshot& snapshot) {
   scene_panel_->ShowSnapshot(snapshot);
+  key_frame_menu_->ShowSnapshot(snapshot);
   solver_panel_->ShowSnapshot(snapshot);
   convergence_panel_->ShowSnapshot(snapshot);
   statistics_panel_->ShowSnapshot(snapshot, viewport_->fps(), viewport_->frame_ms());
