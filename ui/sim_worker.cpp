@@ -295,8 +295,9 @@ void SimWorker::Apply(const SimCommand& command) {
       for (int k = 0; k < static_cast<int>(w->lanes_.size()); ++k) {
         if (c.lane >= 0 && c.lane != k) continue;
         Control& control = w->lanes_[k]->simulation->control();
+        // the operator's target: the drive follows it at the joint's velocity limit
         if (c.joint >= 0 && c.joint < static_cast<int>(control.joint_target_position.size())) {
-          control.joint_target_position[c.joint] = c.position;
+          SetOperatorTarget(&control, c.joint, c.position);
         }
       }
     }

@@ -87,8 +87,9 @@ struct LoadScene {
   /// the scene file's key frames (sized for `model`), offered after the load
   std::vector<KeyFrame> key_frames;
 };
-/// Drive target θ* of joint `joint` [rad or m]; NaN returns to the model's target. On lane
-/// `lane`, or on every lane when −1.
+/// The operator's drive target θ* of joint `joint` [rad or m] (a slider); NaN returns to the
+/// model's target. The drive follows it at the joint's velocity limit (SetOperatorTarget). On
+/// lane `lane`, or on every lane when −1.
 struct SetJointTarget {
   int joint = -1;
   Real position = 0;

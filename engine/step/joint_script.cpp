@@ -49,6 +49,7 @@ void ApplyJointScript(const Model& model, Real t, Control* control) {
     EvaluateScriptTrack(track, t, &position, &velocity);
     control->joint_target_position[track.joint] = position;
     control->joint_target_velocity[track.joint] = velocity;
+    MarkCommanded(control, track.joint);
   }
 }
 

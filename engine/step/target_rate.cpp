@@ -25,19 +25,27 @@ void LimitTargetRates(const Model& model, const Control& commanded, Real dt,
     last->resize(joints);
     for (int j = 0; j < joints; ++j) (*last)[j] = model.joint_drive[j].target_position;
   }
-  drive->joint_target_position.resize(joints, std::numeric_limits<Real>::quiet_NaN());
-  drive->joint_target_velocity.resize(joints, std::numeric_limits<Real>::quiet_NaN());
+  constexpr Real kNaN = std::numeric_limits<Real>::quiet_NaN();
   for (int j = 0; j < joints; ++j) {
     const Real wanted = JointTargetPosition(model, commanded, j);
-    const Real step = MaxTargetSpeed(model, j) * dt;
     const Real previous = (*last)[j];
-    Real target = wanted;
-    // a non-finite previous target (never for a model's) restarts at the commanded one
-    if (std::isfinite(previous) && std::abs(wanted - previous) > step) {
-      target = previous + std::clamp(wanted - previous, -step, step);
-      drive->joint_target_velocity[j] = (target - previous) / dt;
+    (*last)[j] = wanted;
+    // a script's or teleop's target, and the operator's within one step's reach, reach the
+    // drive as commanded; a non-finite previous target (never a model's) restarts there
+    const Real step = MaxTargetSpeed(model, j) * dt;
+    if (!JointRamped(commanded, j) || !std::isfinite(previous) ||
+        !(std::abs(wanted - previous) > step)) {
+      continue;
+    }
+    const Real target = previous + std::clamp(wanted - previous, -step, step);
+    if (static_cast<int>(drive->joint_target_position.size()) < joints) {
+      drive->joint_target_position.resize(joints, kNaN);
+    }
+    if (static_cast<int>(drive->joint_target_velocity.size()) < joints) {
+      drive->joint_target_velocity.resize(joints, kNaN);
     }
     drive->joint_target_position[j] = target;
+    drive->joint_target_velocity[j] = (target - previous) / dt;
     (*last)[j] = target;
   }
 }

@@ -109,9 +109,10 @@ TEST(JointScriptTest, TakenJointKeepsTheUsersTarget) {
 }
 
 
-TEST(TargetRateTest, AJumpBecomesARampAtTheVelocityLimit) {
-  // joint 0 limited to 0.1 m/s, joint 1 without a limit; dt = 0.01 s: joint 0's target moves
-  // 1 mm per step at 0.1 m/s towards the commanded 0 from the model's 0.35, joint 1 jumps
+TEST(TargetRateTest, AnOperatorsJumpBecomesARampAtTheVelocityLimit) {
+  // the operator sets joint 0 (limited to 0.1 m/s) and joint 1 (no limit); dt = 0.01 s: joint
+  // 0's target moves 1 mm per step at 0.1 m/s towards the commanded 0 from the model's 0.35,
+  // joint 1 jumps
   Model model;
   model.joint_drive.resize(2);
   model.joint_type.assign(2, JointType::kPrismatic);
@@ -120,8 +121,10 @@ TEST(TargetRateTest, AJumpBecomesARampAtTheVelocityLimit) {
   EXPECT_EQ(MaxTargetSpeed(model, 0), 0.1);
   EXPECT_TRUE(std::isinf(MaxTargetSpeed(model, 1)));
   Control commanded;
-  commanded.joint_target_position = {0.0, 0.7};
   commanded.joint_target_velocity = {NAN, NAN};
+  SetOperatorTarget(&commanded, 0, 0.0);
+  SetOperatorTarget(&commanded, 1, 0.7);
+  EXPECT_TRUE(JointRamped(commanded, 0) && JointRamped(commanded, 1));
   std::vector<Real> last;
   Control drive;
   LimitTargetRates(model, commanded, 0.01, &last, &drive);
@@ -137,6 +140,34 @@ TEST(TargetRateTest, AJumpBecomesARampAtTheVelocityLimit) {
   EXPECT_EQ(drive.joint_target_position[0], 0.0);
   EXPECT_TRUE(std::isnan(drive.joint_target_velocity[0]));
   EXPECT_EQ(last[0], 0.0);
+}
+
+
+TEST(TargetRateTest, AScriptsJumpReachesTheDriveAsCommanded) {
+  // the same limited joint: an operator's jump is ramped, but once the script writes the joint
+  // (clearing Control::joint_ramped) its jump and velocity reach the drive bit for bit
+  Model model;
+  model.joint_drive.resize(1);
+  model.joint_type.assign(1, JointType::kPrismatic);
+  model.joint_drive[0].target_position = 0.35;
+  model.joint_velocity_limit = {0.1};
+  JointScriptTrack track = Track(ScriptInterpolation::kLinear);
+  track.joint = 0;
+  model.joint_script.push_back(track);
+  Control commanded;
+  commanded.joint_target_position = {NAN};
+  commanded.joint_target_velocity = {NAN};
+  SetOperatorTarget(&commanded, 0, 0.0);
+  std::vector<Real> last;
+  Control drive;
+  LimitTargetRates(model, commanded, 0.01, &last, &drive);
+  EXPECT_NEAR(drive.joint_target_position[0], 0.349, 1e-15);
+  ApplyJointScript(model, 1.5, &commanded);
+  EXPECT_FALSE(JointRamped(commanded, 0));
+  LimitTargetRates(model, commanded, 0.01, &last, &drive);
+  EXPECT_EQ(drive.joint_target_position[0], commanded.joint_target_position[0]);
+  EXPECT_EQ(drive.joint_target_velocity[0], commanded.joint_target_velocity[0]);
+  EXPECT_EQ(last[0], commanded.joint_target_position[0]);
 }
 
 }  // namespace
