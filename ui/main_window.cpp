@@ -540,6 +540,7 @@ void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>&
     load.model = scene.model;
     load.initial_state = scene.initial_state;
     load.path = scene.path;
+    load.key_frames = scene.key_frames;
     load.configs = compare_configs_;
     if (compare_configs_.size() > 1) {
       const Vec3 back = (camera.Eye() - camera.target).cast<double>();

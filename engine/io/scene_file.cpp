@@ -630,11 +630,11 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   const JsonValue& root = json.value();
   if (!reader.ExpectType(root, JsonValue::Type::kObject, "the scene")) return diagnostics;
 
-  reader.CheckKeys(
-      root,
-      {"name", "description", "up", "gravity", "solver", "camera", "cameras", "materials",
-       "friction_pairs", "objects", "joints", "probes", "format_version", "script", "teleop"},
-      "the scene");
+  reader.CheckKeys(root,
+                   {"name", "description", "up", "gravity", "solver", "camera", "cameras",
+                    "materials", "friction_pairs", "objects", "joints", "probes", "format_version",
+                    "script", "teleop", "keyframes"},
+                   "the scene");
   auto model = std::make_shared<Model>();
   Scene scene;
   scene.path = source_name;
@@ -680,6 +680,7 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   }
   ReadScript(reader, root, model.get());
   ReadTeleop(reader, root, model.get());
+  ReadKeyFrames(reader, root, *model, scene.initial_state, &scene.key_frames);
   if (progress.cancelled()) return CancelledLoad(source_name);
   if (diagnostics.has_errors()) return diagnostics;
   scene.model = std::move(model);

@@ -16,6 +16,7 @@
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
 #include "engine/state/state.h"
+#include "engine/step/key_frame.h"
 #include "engine/teleop/teleop_session.h"
 
 namespace sim {
@@ -36,16 +37,6 @@ struct StepWorkspace {
 /// Advances `*state` by model.options.solver.dt with `solver`. Returns the workspace's report.
 const StepReport& StepOnce(const Model& model, Solver& solver, const Control& control, State* state,
                            StepWorkspace* workspace);
-
-/// Everything a run continues from, bit for bit (MuJoCo's keyframes, its mjSTATE_INTEGRATION):
-/// the state with every solver's warm start, the commanded control and the targets the drives
-/// saw at the last step (the rate limit's, engine/step/target_rate.h).
-struct KeyFrame {
-  std::string name;
-  State state;
-  Control control;
-  std::vector<Real> drive_targets;  ///< [rad or m] per joint; empty: the model's
-};
 
 /// A scene being simulated by one solver: model, state, control and workspace together. The
 /// studio's worker and `contact-sim run/compare/bench` drive this.
