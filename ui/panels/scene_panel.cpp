@@ -27,14 +27,8 @@ namespace sim::ui {
 namespace {
 
 enum Column { kName = 0, kType, kSize, kMass, kColumnCount };
-enum JointColumn {
-  kJointName = 0,
-  kJointType,
-  kJointValue,
-  kJointTake,
-  kJointTarget,
-  kJointColumnCount
-};
+// the joint's type is in its name's tooltip: a column for it left the names too little room
+enum JointColumn { kJointName = 0, kJointValue, kJointTake, kJointTarget, kJointColumnCount };
 
 // item data role holding a row's body (kWorldBody for world shapes)
 constexpr int kBodyRole = Qt::UserRole;
@@ -44,7 +38,7 @@ constexpr double kUnlimitedSlide = 0.5;
 
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 // width of the drive target sliders [px]: fixed, so long joint names cannot push them out
-constexpr int kSliderWidth = 120;
+constexpr int kSliderWidth = 110;
 
 QString JointValueText(double value, bool angular) {
   return angular ? QStringLiteral("%1°").arg(value * kRadToDeg, 0, 'f', 1)
@@ -139,26 +133,28 @@ ScenePanel::ScenePanel(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
 
   joints_ = new QTreeWidget(splitter);
   joints_->setColumnCount(kJointColumnCount);
-  joints_->setHeaderLabels({tr("Joint"), tr("Type"), tr("Value"), tr("Take"), tr("Drive target")});
+  joints_->setHeaderLabels({tr("Joint"), tr("Value"), tr("Take"), tr("Drive target")});
   joints_->headerItem()->setToolTip(
       kJointTake, tr("Take the joint's target over from the scene's script (unchecked: the "
                      "script drives it)"));
   joints_->setRootIsDecorated(false);
   joints_->setUniformRowHeights(true);
-  // the name column takes what is left and elides long names (full name in the tooltip); the
-  // value column fits its widest reading; the slider column keeps its width
-  joints_->setTextElideMode(Qt::ElideMiddle);
+  // the name column takes what is left and elides long names at their start, keeping the
+  // distinguishing end ("…shoulder_pan_joint"; the full name in the tooltip); the value column
+  // fits its widest reading; the slider column keeps its width
+  joints_->setTextElideMode(Qt::ElideLeft);
   QHeaderView* joint_header = joints_->header();
   joint_header->setStretchLastSection(false);
   joint_header->setMinimumSectionSize(24);
   joint_header->setSectionResizeMode(kJointName, QHeaderView::Stretch);
-  joint_header->setSectionResizeMode(kJointType, QHeaderView::ResizeToContents);
   joint_header->setSectionResizeMode(kJointValue, QHeaderView::Fixed);
   joint_header->setSectionResizeMode(kJointTake, QHeaderView::ResizeToContents);
   joint_header->setSectionResizeMode(kJointTarget, QHeaderView::Fixed);
   const QFontMetrics metrics(joints_->font());
-  joint_header->resizeSection(
-      kJointValue, metrics.horizontalAdvance(QStringLiteral("-0.000 m  -180.0°")) / 2 + 24);
+  joint_header->resizeSection(kJointValue,
+                              std::max(metrics.horizontalAdvance(QStringLiteral("-0.000 m")),
+                                       metrics.horizontalAdvance(QStringLiteral("-180.0°"))) +
+                                  16);
   joint_header->resizeSection(kJointTarget, kSliderWidth);
   splitter->addWidget(joints_);
   layout->addWidget(splitter, 1);
@@ -176,7 +172,9 @@ ScenePanel::ScenePanel(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
   connect(joints_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
     if (column != kJointTake) return;
     for (const JointRow& row : joint_rows_) {
-      if (row.item == item) emit JointTakenChanged(row.joint, item->checkState(kJointTake));
+      if (row.item == item) {
+        emit JointTakenChanged(row.joint, item->checkState(kJointTake) == Qt::Checked);
+      }
     }
   });
   since_refresh_.start();
@@ -322,8 +320,9 @@ void ScenePanel::BuildJoints() {
     const JointType type = m.joint_type[j];
     auto* item = new QTreeWidgetItem(joints_);
     item->setText(kJointName, QString::fromStdString(m.joint_name[j]));
-    item->setToolTip(kJointName, QString::fromStdString(m.joint_name[j]));
-    item->setText(kJointType, QString::fromUtf8(JointTypeName(type)));
+    item->setToolTip(kJointName,
+                     QStringLiteral("%1 (%2)").arg(QString::fromStdString(m.joint_name[j]),
+                                                   QString::fromUtf8(JointTypeName(type))));
     JointRow row;
     row.joint = j;
     row.item = item;
