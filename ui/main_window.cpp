@@ -612,6 +612,14 @@ void MainWindow::OnSnapshot(const SimSnapshot& snapshot) {
   statistics_panel_->ShowSnapshot(snapshot, viewport_->fps(), viewport_->frame_ms());
   paint_panel_->ShowSnapshot(snapshot);
   teleop_->ShowSnapshot(snapshot);
+  // compared lanes carry their solver's name in the viewport
+  std::vector<LaneLabel> labels;
+  if (snapshot.lanes.size() > 1) {
+    for (const LaneSnapshot& lane : snapshot.lanes) {
+      labels.push_back({lane.label, lane.label_W, lane.stopped});
+    }
+  }
+  viewport_->SetLaneLabels(std::move(labels));
   unsaved_paint_ = snapshot.paint.unsaved_fields;
   if (!open_after_save_.isEmpty() && unsaved_paint_ == 0) {
     OpenScene(std::exchange(open_after_save_, QString()));

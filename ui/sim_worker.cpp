@@ -810,6 +810,7 @@ void SimWorker::Publish() {
     out.state_hash = StateHash(state);
     out.max_body_speed = lane.max_body_speed;
     out.stopped = lane.stopped;
+    if (lanes_.size() > 1) out.label_W = LaneLabelPoint(model, state) + k * lane_offset_;
   }
   snapshot.key_frames.clear();
   for (const auto& keys : key_frames_) snapshot.key_frames.push_back(keys.front().name);

@@ -220,6 +220,8 @@ struct LaneSnapshot {
   double max_body_speed = 0;  ///< fastest body or particle since the load or reset [m/s]
   /// the lane failed (a non-finite step) and stopped while the others go on
   bool stopped = false;
+  /// where the viewport labels the lane, world [m] (compared lanes only; LaneLabelPoint)
+  Vec3 label_W = Vec3::Zero();
   /// steps since the scene loaded or reset with each status bit set (bit order of StepStatus)
   std::array<std::uint64_t, kStepStatusBitCount> status_counts = {};
   std::uint64_t step = 0;
