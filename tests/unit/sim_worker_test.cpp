@@ -354,6 +354,33 @@ TEST(SimWorkerTest, KeyFrameRestoresTheStateHashTargetsAndTrajectory) {
 }
 
 
+TEST(SimWorkerTest, TheScenesKeyFramesAreOfferedAndRestored) {
+  // a scene file's key frame (Scene::key_frames, sent with the load) is listed first and
+  // restores its time, its state and its targets on every lane
+  const Scene scene = DrivenPendulum();
+  KeyFrame up;
+  up.name = "up";
+  up.state = scene.state;
+  up.state.time = 0.5;
+  up.control = MakeControl(*scene.model);
+  up.control.joint_target_position[0] = 0.7;
+  command::LoadScene load = Load(scene, false);
+  load.key_frames = {up};
+  SimWorker worker;
+  worker.Start();
+  worker.Send(load);
+  SnapshotReader reader(&worker);
+  const SimSnapshot& loaded =
+      reader.WaitFor([](const SimSnapshot& s) { return s.scene_generation == 1; });
+  EXPECT_EQ(loaded.key_frames, std::vector<std::string>{"up"});
+  worker.Send(command::RestoreKeyFrame{0});
+  const SimSnapshot& restored =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].time == 0.5; });
+  EXPECT_EQ(restored.lanes[0].joint_targets[0], 0.7);
+  EXPECT_EQ(restored.lanes[0].state_hash, StateHash(up.state));
+}
+
+
 TEST(SimWorkerTest, TakenJointIsLeftByTheScriptUntilReleased) {
   // a script ramps the pendulum's target 0 → 1 rad over 1 s; taken over, the target is the
   // user's and stays; released, the script's again
