@@ -7,6 +7,7 @@
 //                  [--pause-after N] [--memory-log N] [--paint X0,Y0,X1,Y1 [--save-paint]]
 //                  [--paint-tool NAME] [--paint-radius M] [--paint-angle DEG]
 //                  [--follow BODY] [--screenshot-every N]
+//                  [--drag-joint NAME=VALUE]
 // Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
 // 2 usage error or no display.
 #include <cmath>
@@ -198,22 +199,21 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "Replay a teleop recording: opens its scene and runs it to the end, where the final "
       "state hash is compared; with --frames the run ends once the replay has.",
       "FILE");
+  const QCommandLineOption drag_joint_option(
+      "drag-joint",
+      "With --frames: at the first frame, drag joint NAME's drive target slider in the scene "
+      "panel to VALUE (rad or m), as a user would.",
+      "NAME=VALUE");
   const QCommandLineOption save_paint_option(
       "save-paint", "With --paint: save the painted fields beside the scene after the stroke.");
-  parser.addOptions({compare_option,       panels_option,
-                     frames_option,        screenshot_option,
-                     exit_option,          drag_option,
-                     keys_option,          open_after_option,
-                     cancel_load_option,   validation_option,
-                     size_option,          view_option,
-                     keys_every_option,    pause_after_option,
-                     memory_log_option,    paint_option,
-                     paint_tool_option,    paint_radius_option,
-                     paint_angle_option,   save_paint_option,
-                     teleop_option,        teleop_drag_option,
-                     record_teleop_option, replay_option,
-                     teleop_body_option,   screenshot_every_option,
-                     follow_option});
+  parser.addOptions(
+      {compare_option,     panels_option,       frames_option,        screenshot_option,
+       exit_option,        drag_option,         keys_option,          open_after_option,
+       cancel_load_option, validation_option,   size_option,          view_option,
+       keys_every_option,  pause_after_option,  memory_log_option,    paint_option,
+       paint_tool_option,  paint_radius_option, paint_angle_option,   save_paint_option,
+       teleop_option,      teleop_drag_option,  record_teleop_option, replay_option,
+       teleop_body_option, drag_joint_option,   screenshot_every_option, follow_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -306,6 +306,19 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
         return std::nullopt;
       }
     }
+  }
+  if (parser.isSet(drag_joint_option)) {
+    const QString value = parser.value(drag_joint_option);
+    const qsizetype equals = value.lastIndexOf(QLatin1Char('='));
+    bool ok = false;
+    const double target = equals > 0 ? value.mid(equals + 1).toDouble(&ok) : 0.0;
+    if (!ok || !std::isfinite(target)) {
+      std::cerr << "contact-studio: error: --drag-joint expects NAME=VALUE, got '"
+                << value.toStdString() << "'" << std::endl;
+      return std::nullopt;
+    }
+    options.script.drag_joint = value.left(equals);
+    options.script.drag_joint_target = target;
   }
   if (parser.isSet(keys_every_option)) {
     const std::optional<int> every = PositiveValue(parser, keys_every_option.names().front());

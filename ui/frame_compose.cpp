@@ -56,14 +56,11 @@ void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* v
 }
 
 
-Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across) {
-  Real lower = std::numeric_limits<Real>::infinity();
-  Real upper = -lower;
-  auto extend = [&](const Vec3& p, Real radius) {
-    const Real s = across.dot(p);
-    lower = std::min(lower, s - radius);
-    upper = std::max(upper, s + radius);
-  };
+namespace {
+
+// calls extend(centre, radius) [m] for each moving shape and particle: a lane's moving parts
+template <typename Extend>
+void ForEachMovingPart(const Model& model, const State& state, Extend&& extend) {
   for (int s = 0; s < model.shape_count(); ++s) {
     const int body = model.shape_body[s];
     if (body == kWorldBody || model.body_static[body] != 0) continue;
@@ -75,8 +72,38 @@ Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across) {
   for (int p = 0; p < model.particle_count(); ++p) {
     extend(state.particle_x_W[p], model.particle_radius[p]);
   }
+}
+
+}  // namespace
+
+
+Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across) {
+  Real lower = std::numeric_limits<Real>::infinity();
+  Real upper = -lower;
+  ForEachMovingPart(model, state, [&](const Vec3& p, Real radius) {
+    const Real s = across.dot(p);
+    lower = std::min(lower, s - radius);
+    upper = std::max(upper, s + radius);
+  });
   const Real extent = upper > lower ? upper - lower : 0;
   return across * (extent + std::max(Real(0.5), extent / 3));
+}
+
+
+Vec3 LaneLabelPoint(const Model& model, const State& state) {
+  const Vec3& up = model.options.up;
+  constexpr Real kInf = std::numeric_limits<Real>::infinity();
+  Vec3 lower = Vec3::Constant(kInf), upper = Vec3::Constant(-kInf);
+  Real top = -kInf;
+  ForEachMovingPart(model, state, [&](const Vec3& p, Real radius) {
+    lower = lower.cwiseMin(p);
+    upper = upper.cwiseMax(p);
+    top = std::max(top, up.dot(p) + radius);
+  });
+  if (!std::isfinite(top)) return Vec3::Zero();
+  // the middle of the parts, raised to their top plus 10 cm
+  const Vec3 middle = 0.5 * (lower + upper);
+  return middle + (top - up.dot(middle) + Real(0.1)) * up;
 }
 
 

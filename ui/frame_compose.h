@@ -25,6 +25,10 @@ void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* v
 /// third of it (at least 0.5 m), so lanes stand side by side without overlapping.
 Vec3 LaneOffset(const Model& model, const State& state, const Vec3& across);
 
+/// Where the viewport labels a lane with its solver [m, world]: 10 cm above the top of its moving
+/// shapes and particles, over their middle (lane 0's place; add the lane's offset).
+Vec3 LaneLabelPoint(const Model& model, const State& state);
+
 /// The camera `home` moved to see `lanes` lanes `offset` apart: its target moves to the middle lane
 /// and it backs off by the added half width over tan(fov_y / 2) (the narrower of the two fields of
 /// view for a landscape viewport).

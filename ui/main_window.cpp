@@ -32,6 +32,7 @@
 #include "engine/visual/visual_frame.h"
 #include "ui/camera_menu.h"
 #include "ui/frame_compose.h"
+#include "ui/key_frame_menu.h"
 #include "ui/panels/convergence_panel.h"
 #include "ui/panels/diagnostics_panel.h"
 #include "ui/panels/help_panel.h"
@@ -272,6 +273,8 @@ void MainWindow::CreateMenus() {
   simulation->addAction(real_time_action_);
   simulation->addAction(slower_action_);
   simulation->addAction(faster_action_);
+  simulation->addSeparator();
+  key_frame_menu_ = new KeyFrameMenu(simulation, bridge_, this);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(reset_camera_action_);
@@ -411,6 +414,9 @@ void MainWindow::ConnectSimulation() {
   connect(scene_panel_, &ScenePanel::JointTargetChanged, this, [this](int joint, double target) {
     bridge_->Send(command::SetJointTarget{joint, target});
   });
+  connect(scene_panel_, &ScenePanel::JointTakenChanged, this, [this](int joint, bool taken) {
+    bridge_->Send(command::SetJointTaken{joint, taken});
+  });
   connect(solver_panel_, &SolverPanel::OverrideRequested, this,
           [this](int lane, const QString& assignment) {
             bridge_->Send(command::SetOverride{lane, assignment.toStdString()});
@@ -537,6 +543,7 @@ void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>&
     load.model = scene.model;
     load.initial_state = scene.initial_state;
     load.path = scene.path;
+    load.key_frames = scene.key_frames;
     load.configs = compare_configs_;
     if (compare_configs_.size() > 1) {
       const Vec3 back = (camera.Eye() - camera.target).cast<double>();
@@ -605,11 +612,20 @@ void MainWindow::OnSceneChanged(const SimSnapshot& snapshot) {
 
 void MainWindow::OnSnapshot(const SimSnapshot& snapshot) {
   scene_panel_->ShowSnapshot(snapshot);
+  key_frame_menu_->ShowSnapshot(snapshot);
   solver_panel_->ShowSnapshot(snapshot);
   convergence_panel_->ShowSnapshot(snapshot);
   statistics_panel_->ShowSnapshot(snapshot, viewport_->fps(), viewport_->frame_ms());
   paint_panel_->ShowSnapshot(snapshot);
   teleop_->ShowSnapshot(snapshot);
+  // compared lanes carry their solver's name in the viewport
+  std::vector<LaneLabel> labels;
+  if (snapshot.lanes.size() > 1) {
+    for (const LaneSnapshot& lane : snapshot.lanes) {
+      labels.push_back({lane.label, lane.label_W, lane.stopped});
+    }
+  }
+  viewport_->SetLaneLabels(std::move(labels));
   unsaved_paint_ = snapshot.paint.unsaved_fields;
   if (!open_after_save_.isEmpty() && unsaved_paint_ == 0) {
     OpenScene(std::exchange(open_after_save_, QString()));

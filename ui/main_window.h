@@ -34,6 +34,7 @@ class CameraMenu;
 class ConvergencePanel;
 class DiagnosticsPanel;
 class HelpPanel;
+class KeyFrameMenu;
 class PaintPanel;
 class SceneLoader;
 class ScenePanel;
@@ -84,6 +85,7 @@ class MainWindow : public QMainWindow {
   TeleopStation* teleop() const { return teleop_; }
   HelpPanel* help_panel() const { return help_panel_; }
   CameraMenu* camera_menu() const { return camera_menu_; }
+  ScenePanel* scene_panel() const { return scene_panel_; }
   /// Saves the painted structure fields beside the scene (File > Save Painted Fields).
   void SavePaintedFields();
   SceneLoader* scene_loader() const { return loader_; }
@@ -164,6 +166,7 @@ class MainWindow : public QMainWindow {
   QAction* undo_paint_action_ = nullptr;
   QAction* redo_paint_action_ = nullptr;
   QAction* save_paint_action_ = nullptr;
+  KeyFrameMenu* key_frame_menu_ = nullptr;
 
   QLabel* scene_label_ = nullptr;
   QLabel* sim_label_ = nullptr;

@@ -23,6 +23,7 @@
 #include "ui/panels/diagnostics_panel.h"
 #include "ui/panels/help_panel.h"
 #include "ui/panels/paint_panel.h"
+#include "ui/panels/scene_panel.h"
 #include "ui/scene_loader.h"
 #include "ui/sim_bridge.h"
 #include "ui/teleop_station.h"
@@ -149,6 +150,19 @@ void ScriptedRun::PlayScript(quint64 frame) {
   if (!options_.replay.isEmpty() && !replay_started_) {
     replay_started_ = true;
     if (!window_->teleop()->Replay(options_.replay)) load_failed_ = true;
+  }
+  // the joint's slider dragged once the panel lists the scene's joints (a few frames at most)
+  if (!options_.drag_joint.isEmpty() && !joint_dragged_) {
+    if (window_->scene_panel()->DragJointSlider(options_.drag_joint, options_.drag_joint_target)) {
+      joint_dragged_ = true;
+      std::cout << "drag joint: " << options_.drag_joint.toStdString() << " to "
+                << options_.drag_joint_target << " at frame " << frame << std::endl;
+    } else if (frame >= std::max<quint64>(1, frames / 4)) {
+      joint_dragged_ = true;
+      std::cerr << "contact-studio: error: --drag-joint: no driven joint '"
+                << options_.drag_joint.toStdString() << "'" << std::endl;
+      load_failed_ = true;
+    }
   }
   if (options_.drag && !drag_released_) {
     // press at 10 %, move over the next 10 %, release 5 frames before the end (a paint stroke:
@@ -335,6 +349,30 @@ void ScriptedRun::PrintSummary() const {
   if (options_.paint) {
     std::cout << "paint: undo " << s.paint.undo_depth << ", unsaved " << s.paint.unsaved_fields
               << ", " << s.paint.message << "\n";
+  }
+  // each lane's state and what went wrong in it since the load or reset
+  for (const LaneSnapshot& lane : s.lanes) {
+    std::cout << "lane " << lane.label << ": hash " << lane.state_hash << ", max speed "
+              << lane.max_body_speed << " m/s, non-finite "
+              << lane.status_counts[StepStatusIndex(kStepNonFinite)] << ", runaway "
+              << lane.status_counts[StepStatusIndex(kStepRunaway)] << ", "
+              << (lane.stopped ? "stopped" : "stepping") << "\n";
+  }
+  if (!options_.drag_joint.isEmpty() && s.model != nullptr && !s.lanes.empty()) {
+    const int j = s.model->FindJoint(options_.drag_joint.toStdString());
+    const LaneSnapshot& lane = s.lanes[0];
+    auto at = [&](const std::vector<Real>& values) {
+      return j < static_cast<int>(values.size()) && std::isfinite(values[j])
+                 ? values[j]
+                 : s.model->joint_drive[j].target_position;
+    };
+    if (j >= 0 && j < static_cast<int>(lane.joint_positions.size())) {
+      std::cout << "joint " << options_.drag_joint.toStdString() << ": position "
+                << lane.joint_positions[j] << ", target " << at(lane.joint_targets) << ", drive "
+                << at(lane.drive_targets) << ", taken "
+                << (j < static_cast<int>(lane.joint_taken.size()) ? int{lane.joint_taken[j]} : 0)
+                << "\n";
+    }
   }
   const DiagnosticsPanel& diagnostics = *window_->diagnostics_panel();
   std::cout << "diagnostics: " << diagnostics.error_count() << " errors, "

@@ -25,6 +25,8 @@
 //   camera: target X Y Z distance D follow BODY   (BODY −1: none)
 //   screenshot at frame F: PATH sim time T s      (each --screenshot-every shot)
 // With `follow` the camera follows that body from the first frame (as key T with it selected).
+//   lane LABEL: hash H, max speed S m/s, non-finite N, runaway R, stepping|stopped
+//   joint NAME: position P, target T, drive D, taken 0|1   (with --drag-joint)
 #pragma once
 
 #include <functional>
@@ -78,6 +80,10 @@ struct ScriptedRunOptions {
   /// non-empty: once the `open_after` load shows a progress value, save the window here and click
   /// the Cancel button
   QString cancel_load_screenshot;
+  /// non-empty: at the first frame that lists it, this joint's drive target slider is dragged to
+  /// `drag_joint_target` [rad or m] (ScenePanel::DragJointSlider)
+  QString drag_joint;
+  double drag_joint_target = 0;
   /// keys pressed on the main window at a quarter of the frames, in order (e.g. Space, Right)
   QStringList keys;
   /// > 0: press `keys` every this many frames instead (e.g. V cycles the views)
@@ -135,6 +141,7 @@ class ScriptedRun : public QObject {
   bool opened_after_ = false;
   bool cancel_clicked_ = false;
   bool keys_pressed_ = false;
+  bool joint_dragged_ = false;
   bool paused_ = false;
   bool teleop_on_ = false;
   bool recording_started_ = false;

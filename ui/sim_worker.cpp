@@ -94,6 +94,8 @@ struct SimWorker::Lane {
   std::size_t history_next = 0;
   std::array<std::uint64_t, kStepStatusBitCount> status_counts = {};
   std::uint32_t reported_status = 0;  // bits already reported since the load or reset
+  double max_body_speed = 0;          // [m/s] since the load or reset
+  bool stopped = false;               // failed: no more steps until a reset or key frame
 };
 
 
@@ -162,9 +164,17 @@ void SimWorker::Report(Severity severity, const std::string& message) {
 }
 
 
+double SimWorker::PacingTime() const {
+  for (const auto& lane : lanes_) {
+    if (!lane->stopped) return lane->simulation->state().time;
+  }
+  return lanes_.empty() ? 0.0 : lanes_[0]->simulation->state().time;
+}
+
+
 void SimWorker::Reanchor() {
   const double now = Now();
-  const double time = lanes_.empty() ? 0.0 : lanes_[0]->simulation->state().time;
+  const double time = PacingTime();
   wall_anchor_ = now;
   sim_anchor_ = time;
   meter_wall_ = now;
@@ -199,7 +209,7 @@ void SimWorker::Run() {
     } else if (real_time_) {
       // sleep until the wall clock catches up with the simulated time (commands wake us)
       const double now = Now();
-      const double time = lanes_[0]->simulation->state().time;
+      const double time = PacingTime();
       const double due = wall_anchor_ + (time - sim_anchor_) / speed_;
       if (now < due) {
         if (dirty_) Publish();
@@ -229,7 +239,7 @@ void SimWorker::Run() {
     // rate meters
     const double now = Now();
     if (now - meter_wall_ >= kMeterWindow) {
-      const double time = lanes_[0]->simulation->state().time;
+      const double time = PacingTime();
       real_time_factor_ = std::max(0.0, (time - meter_sim_) / (now - meter_wall_));
       steps_per_second_ = static_cast<double>(steps_taken_ - meter_steps_) / (now - meter_wall_);
       meter_wall_ = now;
@@ -291,13 +301,25 @@ void SimWorker::Apply(const SimCommand& command) {
     void operator()(const command::SetOverride& c) { w->ApplyOverride(c); }
     void operator()(const command::LoadScene& c) { w->ApplyLoad(c); }
     void operator()(const command::SetJointTarget& c) {
-      for (auto& lane : w->lanes_) {
-        Control& control = lane->simulation->control();
+      for (int k = 0; k < static_cast<int>(w->lanes_.size()); ++k) {
+        if (c.lane >= 0 && c.lane != k) continue;
+        Control& control = w->lanes_[k]->simulation->control();
+        // the operator's target: the drive follows it at the joint's velocity limit
         if (c.joint >= 0 && c.joint < static_cast<int>(control.joint_target_position.size())) {
-          control.joint_target_position[c.joint] = c.position;
+          SetOperatorTarget(&control, c.joint, c.position);
         }
       }
     }
+    void operator()(const command::SetJointTaken& c) {
+      for (auto& lane : w->lanes_) {
+        Control& control = lane->simulation->control();
+        if (c.joint < 0 || c.joint >= lane->simulation->model().joint_count()) continue;
+        control.joint_taken.resize(lane->simulation->model().joint_count(), 0);
+        control.joint_taken[c.joint] = c.taken ? 1 : 0;
+      }
+    }
+    void operator()(const command::SaveKeyFrame& c) { w->SaveKeyFrames(c.name); }
+    void operator()(const command::RestoreKeyFrame& c) { w->RestoreKeyFrames(c.index); }
     void operator()(const command::Pick& c) {
       w->ApplyPick(c.origin, c.direction, false, Vec3::Zero());
     }
@@ -370,11 +392,53 @@ void SimWorker::ResetLanes() {
     // as MuJoCo's reset: the drive targets set since (sliders) go back to the scene's too
     lane->simulation->control() = MakeControl(lane->simulation->model());
     lane->simulation->Reset();
-    lane->history.clear();
-    lane->history_next = 0;
-    lane->status_counts = {};
-    lane->reported_status = 0;
+    ClearLaneRecord(lane.get());
   }
+  if (!lanes_.empty()) teleop_.OnLanesReset(*lanes_[0]->simulation);
+  pending_steps_ = 0;
+  Reanchor();
+}
+
+
+void SimWorker::ClearLaneRecord(Lane* lane) {
+  lane->history.clear();
+  lane->history_next = 0;
+  lane->status_counts = {};
+  lane->reported_status = 0;
+  lane->max_body_speed = 0;
+  lane->stopped = false;
+}
+
+
+void SimWorker::SaveKeyFrames(const std::string& name) {
+  if (lanes_.empty()) return;
+  const std::string key_name =
+      name.empty() ? "key " + std::to_string(key_frames_.size() + 1) : name;
+  std::vector<KeyFrame> keys;
+  for (const auto& lane : lanes_) keys.push_back(lane->simulation->SaveKeyFrame(key_name));
+  key_frames_.push_back(std::move(keys));
+}
+
+
+void SimWorker::RestoreKeyFrames(int index) {
+  if (index < 0 || index >= static_cast<int>(key_frames_.size())) {
+    Report(Severity::kError, "there is no key frame " + std::to_string(index + 1));
+    return;
+  }
+  const std::vector<KeyFrame>& keys = key_frames_[index];
+  for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
+    // a scene file's key frame is one for every lane
+    const KeyFrame& key = keys[std::min<std::size_t>(k, keys.size() - 1)];
+    if (!MatchesModel(key.state, lanes_[k]->simulation->model())) {
+      Report(Severity::kError, "key frame '" + key.name + "' does not match the scene");
+      return;
+    }
+  }
+  for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
+    lanes_[k]->simulation->RestoreKeyFrame(keys[std::min<std::size_t>(k, keys.size() - 1)]);
+    ClearLaneRecord(lanes_[k].get());
+  }
+  drag_.reset();
   if (!lanes_.empty()) teleop_.OnLanesReset(*lanes_[0]->simulation);
   pending_steps_ = 0;
   Reanchor();
@@ -424,6 +488,8 @@ void SimWorker::ApplyLoad(const command::LoadScene& load) {
     lanes.push_back(std::move(lane));
   }
   lanes_ = std::move(lanes);
+  key_frames_.clear();
+  for (const KeyFrame& key : load.key_frames) key_frames_.push_back({key});
   scene_path_ = load.path;
   lane_offset_ = load.lane_offset;
   ++scene_generation_;
@@ -467,8 +533,8 @@ bool SimWorker::ReplaceLaneModel(int k, std::shared_ptr<const Model> model) {
     for (const Diagnostic& d : simulation.diagnostics().items()) Report(d.severity, d.Format());
     return false;
   }
-  simulation.value()->set_state(lane.simulation->state());
-  simulation.value()->control() = lane.simulation->control();
+  // the drives' targets carry over too, so a setting changed mid-ramp does not jump them
+  simulation.value()->RestoreKeyFrame(lane.simulation->SaveKeyFrame(""));
   lane.simulation = std::move(simulation.value());
   return true;
 }
@@ -625,6 +691,8 @@ void SimWorker::StepLanes() {
   const std::uint64_t lane0_step = lanes_[0]->simulation->state().step;
   for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
     Lane& lane = *lanes_[k];
+    // a failed lane stays where it failed while the others go on
+    if (lane.stopped) continue;
     ApplyDragForces(lane);
     Simulation& simulation = *lane.simulation;
     teleop_.BeforeStep(k, &simulation, lane0_step);
@@ -665,12 +733,23 @@ void SimWorker::StepLanes() {
       if (!report.message.empty()) message += ": " + report.message;
       Report(flag == kStepNonFinite ? Severity::kError : Severity::kWarning, message);
     }
+    for (const Vec3& v : simulation.state().body_v_W) {
+      lane.max_body_speed = std::max(lane.max_body_speed, static_cast<double>(v.norm()));
+    }
+    for (const Vec3& v : simulation.state().particle_v_W) {
+      lane.max_body_speed = std::max(lane.max_body_speed, static_cast<double>(v.norm()));
+    }
     if (report.status & kStepNonFinite) {
-      // the state was kept, but the next step would fail the same way: stop and say so
+      // the state was kept, but the next step would fail the same way: stop the lane and say
+      // so; compared lanes that still step go on
+      lane.stopped = true;
+      const bool others = std::any_of(lanes_.begin(), lanes_.end(),
+                                      [](const auto& other) { return !other->stopped; });
       Report(Severity::kError, lane.label +
-                                   ": the simulation is paused (reset with Backspace, or "
-                                   "lower solver.dt)");
-      running_ = false;
+                                   (others ? ": this lane is stopped, the others go on"
+                                           : ": the simulation is paused") +
+                                   " (reset with Backspace, or lower solver.dt)");
+      if (!others) running_ = false;
     }
   }
   teleop_.AfterSteps(*lanes_[0]->simulation);
@@ -736,8 +815,16 @@ void SimWorker::Publish() {
                                    ? JointCoordinate(model, j, X_WP, X_WC)
                                    : JointFrameAngle(model, j, X_WP, X_WC);
     }
-    out.joint_targets = lane.simulation->control().joint_target_position;
+    out.joint_targets = simulation.control().joint_target_position;
+    out.drive_targets = simulation.drive_control().joint_target_position;
+    out.joint_taken = simulation.control().joint_taken;
+    out.state_hash = StateHash(state);
+    out.max_body_speed = lane.max_body_speed;
+    out.stopped = lane.stopped;
+    if (lanes_.size() > 1) out.label_W = LaneLabelPoint(model, state) + k * lane_offset_;
   }
+  snapshot.key_frames.clear();
+  for (const auto& keys : key_frames_) snapshot.key_frames.push_back(keys.front().name);
 
   // interaction state on top
   snapshot.frame.selected_body = selected_body_;

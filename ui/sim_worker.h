@@ -34,14 +34,11 @@
 #include "engine/solvers/solver.h"
 #include "engine/state/control.h"
 #include "engine/state/state.h"
+#include "engine/step/pipeline.h"
 #include "engine/visual/visual_frame.h"
 #include "ui/frame_mailbox.h"
 #include "ui/structure_painter.h"
 #include "ui/teleop_operator.h"
-
-namespace sim {
-class Simulation;
-}
 
 namespace sim::ui {
 
@@ -87,11 +84,32 @@ struct LoadScene {
   std::vector<io::SolverConfig> configs;
   Vec3 lane_offset = Vec3::Zero();
   bool start_running = true;
+  /// the scene file's key frames (sized for `model`), offered after the load
+  std::vector<KeyFrame> key_frames;
 };
-/// Drive target θ* of joint `joint` [rad or m]; NaN returns to the model's target.
+/// The operator's drive target θ* of joint `joint` [rad or m] (a slider); NaN returns to the
+/// model's target. The drive follows it at the joint's velocity limit (SetOperatorTarget). On
+/// lane `lane`, or on every lane when −1.
 struct SetJointTarget {
   int joint = -1;
   Real position = 0;
+  int lane = -1;
+};
+/// Takes joint `joint`'s target over from the scene's script (`taken`), or hands it back: while
+/// taken the script leaves the joint's target to SetJointTarget (Control::joint_taken).
+struct SetJointTaken {
+  int joint = -1;
+  bool taken = true;
+};
+/// Saves every lane's state, control and drive targets as a key frame named `name` (empty:
+/// "key N"), after the scene file's key frames.
+struct SaveKeyFrame {
+  std::string name;
+};
+/// Every lane continues from key frame `index` (SimSnapshot::key_frames); running or paused
+/// stays as it was.
+struct RestoreKeyFrame {
+  int index = 0;
 };
 /// Selects what the ray (world, from the camera) hits first; nothing clears the selection.
 struct Pick {
@@ -164,12 +182,13 @@ struct Replay {
 using SimCommand =
     std::variant<command::Play, command::Pause, command::StepOnce, command::Reset,
                  command::SetPacing, command::SetSubsteps, command::SetThreads,
-                 command::SetOverride, command::LoadScene, command::SetJointTarget, command::Pick,
-                 command::SelectBody, command::BeginDrag, command::MoveDrag, command::EndDrag,
-                 command::BeginPaint, command::PaintTo, command::EndPaint, command::UndoPaint,
-                 command::RedoPaint, command::SavePaint, command::Teleop, command::SetTeleopMode,
-                 command::TeleoperateBody, command::StartRecording, command::StopRecording,
-                 command::Replay>;
+                 command::SetOverride, command::LoadScene, command::SetJointTarget,
+                 command::SetJointTaken, command::SaveKeyFrame, command::RestoreKeyFrame,
+                 command::Pick, command::SelectBody, command::BeginDrag, command::MoveDrag,
+                 command::EndDrag, command::BeginPaint, command::PaintTo, command::EndPaint,
+                 command::UndoPaint, command::RedoPaint, command::SavePaint, command::Teleop,
+                 command::SetTeleopMode, command::TeleoperateBody, command::StartRecording,
+                 command::StopRecording, command::Replay>;
 
 /// The figures of one step, kept for the per-step history plots and statistics.
 struct StepSample {
@@ -190,12 +209,21 @@ struct LaneSnapshot {
   std::string label;       ///< solver name or the --compare entry
   SolverOptions settings;  ///< in effect
   std::shared_ptr<const Model> model;
-  StepReport report;                ///< the last step's
-  std::vector<StepSample> history;  ///< the last kHistoryLength steps, oldest first
+  StepReport report;                  ///< the last step's
+  std::vector<StepSample> history;    ///< the last kHistoryLength steps, oldest first
   /// θ per joint [rad or m]; for ball, planar and fixed joints the angle between the joint's
   /// frames in the parent and in the child [rad] (a compliant weld's bend)
   std::vector<Real> joint_positions;
-  std::vector<Real> joint_targets;  ///< commanded θ* per joint; NaN: the model's
+  std::vector<Real> joint_targets;    ///< commanded θ* per joint; NaN: the model's
+  /// θ* the drives saw at the last step (the commanded one, rate-limited) [rad or m]
+  std::vector<Real> drive_targets;
+  std::vector<unsigned char> joint_taken;  ///< 1: taken over from the script (SetJointTaken)
+  std::uint64_t state_hash = 0;            ///< StateHash of the lane's state
+  double max_body_speed = 0;  ///< fastest body or particle since the load or reset [m/s]
+  /// the lane failed (a non-finite step) and stopped while the others go on
+  bool stopped = false;
+  /// where the viewport labels the lane, world [m] (compared lanes only; LaneLabelPoint)
+  Vec3 label_W = Vec3::Zero();
   /// steps since the scene loaded or reset with each status bit set (bit order of StepStatus)
   std::array<std::uint64_t, kStepStatusBitCount> status_counts = {};
   std::uint64_t step = 0;
@@ -222,6 +250,7 @@ struct SimSnapshot {
   int selected_particle = -1;
   PaintStatus paint;    ///< the structure painter's undo depth, unsaved fields and last message
   TeleopStatus teleop;  ///< lane 0's teleop targets, latency, recording and replay
+  std::vector<std::string> key_frames;  ///< names of the key frames that can be restored
 };
 
 /// Where a step observer is called (tests check that commands land only between steps).
@@ -284,7 +313,13 @@ class SimWorker {
   void Publish();
   void Report(Severity severity, const std::string& message);
   void Reanchor();
+  // simulated time the pacing follows: the first lane still stepping's [s]
+  double PacingTime() const;
   void ResetLanes();
+  // forgets a lane's history, status counts and failure (a reset or key frame)
+  void ClearLaneRecord(Lane* lane);
+  void SaveKeyFrames(const std::string& name);
+  void RestoreKeyFrames(int index);
   void ApplyRecordingStop(const std::string& path);
 
   // GUI → worker
@@ -305,6 +340,8 @@ class SimWorker {
   TeleopOperator teleop_;
   std::vector<std::string> lane0_overrides_;  // `--set` assignments lane 0 runs with
   std::string scene_path_;
+  // key frames: per key, one per lane (the scene file's are the same for every lane)
+  std::vector<std::vector<KeyFrame>> key_frames_;
   std::uint64_t scene_generation_ = 0;
   std::uint64_t serial_ = 0;
   Vec3 lane_offset_ = Vec3::Zero();

@@ -21,6 +21,8 @@ enum class StudioCommand {
   kRealTime,
   kSlower,
   kFaster,
+  kSaveKeyFrame,
+  kRestoreKeyFrame,
   kResetCamera,
   kOverlay,
   kUndoPaint,

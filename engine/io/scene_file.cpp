@@ -630,11 +630,11 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
   const JsonValue& root = json.value();
   if (!reader.ExpectType(root, JsonValue::Type::kObject, "the scene")) return diagnostics;
 
-  reader.CheckKeys(
-      root,
-      {"name", "description", "up", "gravity", "solver", "camera", "cameras", "materials",
-       "friction_pairs", "objects", "joints", "probes", "format_version", "script", "teleop"},
-      "the scene");
+  reader.CheckKeys(root,
+                   {"name", "description", "up", "gravity", "solver", "camera", "cameras",
+                    "materials", "friction_pairs", "objects", "joints", "probes", "format_version",
+                    "script", "teleop", "keyframes"},
+                   "the scene");
   auto model = std::make_shared<Model>();
   Scene scene;
   scene.path = source_name;
@@ -676,8 +676,12 @@ Expected<Scene> ParseScene(const std::string& text, const std::string& source_na
     model->shape_structure_field.resize(model->shape_count(), -1);
   }
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
+  if (!model->joint_velocity_limit.empty()) {
+    model->joint_velocity_limit.resize(model->joint_count(), 0);
+  }
   ReadScript(reader, root, model.get());
   ReadTeleop(reader, root, model.get());
+  ReadKeyFrames(reader, root, *model, scene.initial_state, &scene.key_frames);
   if (progress.cancelled()) return CancelledLoad(source_name);
   if (diagnostics.has_errors()) return diagnostics;
   scene.model = std::move(model);

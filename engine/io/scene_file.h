@@ -10,6 +10,7 @@
 #include "engine/core/load_monitor.h"
 #include "engine/model/model.h"
 #include "engine/state/state.h"
+#include "engine/step/key_frame.h"
 
 namespace sim::io {
 
@@ -18,6 +19,8 @@ struct Scene {
   std::string path;                    ///< file it was loaded from
   std::shared_ptr<const Model> model;  ///< never null in a successful load
   State initial_state;
+  /// the file's `keyframes`, in order: states and targets the studio can restore
+  std::vector<KeyFrame> key_frames;
 };
 
 /// How a scene is read: where its files may be and how much work its objects may ask for. The

@@ -306,6 +306,12 @@ bool DrivableJoint(const Model& model, int j);
 /// "a, b, c, ... (n more)" of the drivable joints, or how to give joints drives.
 std::string DrivableJointNames(const Model& model);
 
+/// Reads the optional top-level `keyframes` array (scene_keyframes.cpp) into `key_frames`: each
+/// the initial state at its time with the bodies it names moved, and the drive targets it names
+/// commanded. Needs every body and joint of the scene already in the model.
+void ReadKeyFrames(SceneReader& reader, const JsonValue& root, const Model& model,
+                   const State& initial_state, std::vector<KeyFrame>* key_frames);
+
 /// Reads the optional top-level `teleop` array (scene_teleop.cpp) into model->teleop_targets.
 /// Needs every body, link frame and joint of the scene already in the model.
 void ReadTeleop(SceneReader& reader, const JsonValue& root, Model* model);

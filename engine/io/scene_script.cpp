@@ -7,6 +7,7 @@
 #include <map>
 
 #include "engine/io/scene_reader.h"
+#include "engine/io/scene_targets.h"
 
 namespace sim::io {
 
@@ -37,7 +38,23 @@ struct Key {
 bool ReadTargets(SceneReader& reader, const JsonValue& keyframe, const char* key, bool degrees,
                  const Key& base, const Model& model, std::map<int, std::string>* named,
                  std::map<int, std::vector<Key>>* keys, const std::string& what) {
-  const JsonValue* targets = keyframe.Find(key);
+  std::vector<std::pair<int, double>> targets;
+  const bool ok = ReadJointTargets(reader, keyframe, key, degrees, model, named, &targets, what);
+  for (const auto& [joint, value] : targets) {
+    Key k = base;
+    k.value = value;
+    (*keys)[joint].push_back(k);
+  }
+  return ok;
+}
+
+}  // namespace
+
+
+bool ReadJointTargets(SceneReader& reader, const JsonValue& object, const char* key, bool degrees,
+                      const Model& model, std::map<int, std::string>* named,
+                      std::vector<std::pair<int, double>>* out, const std::string& what) {
+  const JsonValue* targets = object.Find(key);
   if (targets == nullptr) return true;
   if (!reader.ExpectType(*targets, JsonValue::Type::kObject, what + " '" + key + "'")) return false;
   bool ok = true;
@@ -77,16 +94,15 @@ bool ReadTargets(SceneReader& reader, const JsonValue& keyframe, const char* key
         ok = false;
         continue;
       }
-      Key k = base;
-      k.value = degrees ? target * kDegToRad : target;
+      const double position = degrees ? target * kDegToRad : target;
       if (model.joint_limited[j] &&
-          (k.value < model.joint_lower[j] - 1e-12 || k.value > model.joint_upper[j] + 1e-12)) {
-        reader.Warning(value, what + " target " + FormatNumber(k.value) + " of joint '" + name +
+          (position < model.joint_lower[j] - 1e-12 || position > model.joint_upper[j] + 1e-12)) {
+        reader.Warning(value, what + " target " + FormatNumber(position) + " of joint '" + name +
                                   "' is outside its limits [" + FormatNumber(model.joint_lower[j]) +
                                   ", " + FormatNumber(model.joint_upper[j]) +
                                   "]; the joint stops at the limit");
       }
-      (*keys)[j].push_back(k);
+      out->emplace_back(j, position);
     }
     if (matched == 0) {
       reader.Error(value, what +
@@ -98,8 +114,6 @@ bool ReadTargets(SceneReader& reader, const JsonValue& keyframe, const char* key
   }
   return ok;
 }
-
-}  // namespace
 
 
 bool DrivableJoint(const Model& model, int j) {

@@ -384,6 +384,7 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
       joint.lower = j->limits->lower;
       joint.upper = j->limits->upper;
     }
+    if (j->limits && j->limits->velocity > 0) joint.velocity = j->limits->velocity;
     if (j->dynamics) {
       joint.damping = j->dynamics->damping;
       joint.friction = j->dynamics->friction;

@@ -74,6 +74,7 @@ struct UrdfJoint {
   Vec3 axis = Vec3::UnitX();  ///< unit axis in the joint frame
   bool has_limits = false;
   Real lower = 0, upper = 0;  ///< [rad] or [m]
+  Real velocity = 0;          ///< <limit velocity> [rad/s] or [m/s]; 0: none given
   Real damping = 0;           ///< <dynamics damping> [N·m·s/rad] or [N·s/m]
   Real friction = 0;          ///< <dynamics friction> [N·m] or [N]
   int mimic_leader = -1;      ///< <mimic joint>: index of the leader joint, −1 for none

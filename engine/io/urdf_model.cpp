@@ -495,6 +495,11 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
       model->joint_lower[j] = joint.lower;
       model->joint_upper[j] = joint.upper;
     }
+    // the speed limit bounds how fast the drive's target may move (engine/step/target_rate.h)
+    if (IsActuated(joint.type) && joint.velocity > 0) {
+      model->joint_velocity_limit.resize(model->joint_count(), 0);
+      model->joint_velocity_limit[j] = joint.velocity;
+    }
     // Coulomb friction of the joint's motion (a box-constrained row, constraint_rows.h)
     if (IsActuated(joint.type) && joint.friction * placement.joint_friction_scale > 0) {
       model->joint_friction.resize(model->joint_count(), 0);
@@ -521,6 +526,9 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     drive.target_position = it == positions.end() ? 0 : it->second;
   }
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
+  if (!model->joint_velocity_limit.empty()) {
+    model->joint_velocity_limit.resize(model->joint_count(), 0);
+  }
   // (the scene reader checks placement.drives names at their own lines)
 
   // self-collision: pairs of the robot's bodies already touching at the start never collide

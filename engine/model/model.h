@@ -326,9 +326,12 @@ struct Model {
   /// one entry per joint.
   std::vector<Real> joint_friction;
   std::vector<JointCoupling> joint_couplings;  ///< mimic joints
-  std::vector<FrictionPair> friction_pairs;    ///< per-pair contact friction
-  std::vector<Probe> probes;                   ///< recorded per step by `contact-sim run`
-  std::vector<NamedCamera> cameras;            ///< extra named views; `camera` is the default
+  /// speed limit of each joint [rad/s or m/s] (URDF <limit velocity>), 0 for none; empty: none
+  /// given. Bounds how fast a drive's target may move (engine/step/target_rate.h).
+  std::vector<Real> joint_velocity_limit;
+  std::vector<FrictionPair> friction_pairs;  ///< per-pair contact friction
+  std::vector<Probe> probes;                 ///< recorded per step by `contact-sim run`
+  std::vector<NamedCamera> cameras;          ///< extra named views; `camera` is the default
   /// Body pairs that never collide besides jointed pairs and filter groups (a robot loaded with
   /// self-collision: its links already touching in the initial configuration), (lower, higher).
   std::vector<std::array<int, 2>> body_collision_exclusions;

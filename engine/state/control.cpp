@@ -16,7 +16,21 @@ Control MakeControl(const Model& model) {
   control.body_force_W.assign(model.body_count(), Vec3::Zero());
   control.body_torque_W.assign(model.body_count(), Vec3::Zero());
   control.particle_force_W.assign(model.particle_count(), Vec3::Zero());
+  control.joint_taken.assign(model.joint_count(), 0);
+  control.joint_ramped.assign(model.joint_count(), 0);
   return control;
+}
+
+
+void SetOperatorTarget(Control* control, int j, Real position) {
+  if (j < 0) return;
+  const std::size_t n = static_cast<std::size_t>(j) + 1;
+  if (control->joint_target_position.size() < n) {
+    control->joint_target_position.resize(n, std::numeric_limits<Real>::quiet_NaN());
+  }
+  if (control->joint_ramped.size() < n) control->joint_ramped.resize(n, 0);
+  control->joint_target_position[j] = position;
+  control->joint_ramped[j] = 1;
 }
 
 

@@ -42,12 +42,14 @@ void EvaluateScriptTrack(const JointScriptTrack& track, Real t, Real* position, 
 
 void ApplyJointScript(const Model& model, Real t, Control* control) {
   for (const JointScriptTrack& track : model.joint_script) {
-    if (track.joint < 0 || track.time.empty()) continue;
+    // a joint the user has taken over keeps the user's target
+    if (track.joint < 0 || track.time.empty() || JointTaken(*control, track.joint)) continue;
     Real position = 0;
     Real velocity = 0;
     EvaluateScriptTrack(track, t, &position, &velocity);
     control->joint_target_position[track.joint] = position;
     control->joint_target_velocity[track.joint] = velocity;
+    MarkCommanded(control, track.joint);
   }
 }
 

@@ -18,7 +18,8 @@ namespace sim {
 void EvaluateScriptTrack(const JointScriptTrack& track, Real t, Real* position, Real* velocity);
 
 /// Writes the script's targets at time `t` [s] into `control` (sized for the model by
-/// MakeControl); joints without a track keep what the control holds.
+/// MakeControl); joints without a track, and those the user has taken (JointTaken), keep what
+/// the control holds.
 void ApplyJointScript(const Model& model, Real t, Control* control);
 
 }  // namespace sim

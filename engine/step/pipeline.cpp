@@ -10,6 +10,7 @@
 #include "engine/step/contact_material.h"
 #include "engine/step/integrator.h"
 #include "engine/step/joint_script.h"
+#include "engine/step/target_rate.h"
 
 namespace sim {
 
@@ -125,8 +126,10 @@ const StepReport& Simulation::Step() {
   if (!(teleop_ && teleop_->engaged()) && !model_->joint_script.empty()) {
     ApplyJointScript(*model_, state_.time + dt, &control_);
   }
+  // the drives see the commanded targets at no more than each joint's maximum target speed
+  LimitTargetRates(*model_, control_, dt, &drive_targets_, &drive_control_);
   const double control_ms = control_watch.ElapsedMs();
-  StepOnce(*model_, *solver_, control_, &state_, &workspace_);
+  StepOnce(*model_, *solver_, drive_control_, &state_, &workspace_);
   workspace_.report.control_ms = control_ms;
   return workspace_.report;
 }
@@ -136,10 +139,31 @@ void Simulation::Reset() {
   // as freshly created (a new solver and workspace: no warm start or cache from the steps
   // before), so a run from the reset replays bit for bit what a new Simulation does
   state_ = initial_state_;
+  drive_targets_.clear();
+  drive_control_ = Control();
   Expected<std::unique_ptr<Solver>> solver = MakeSolver(std::string(solver_->name()), *model_);
   if (solver.ok()) solver_ = std::move(solver.value());
   workspace_ = StepWorkspace();
   if (teleop_) teleop_ = std::make_unique<TeleopSession>(*model_);
+}
+
+
+KeyFrame Simulation::SaveKeyFrame(std::string name) const {
+  KeyFrame key;
+  key.name = std::move(name);
+  key.state = state_;
+  key.control = control_;
+  key.drive_targets = drive_targets_;
+  return key;
+}
+
+
+void Simulation::RestoreKeyFrame(const KeyFrame& key) {
+  // fresh solver and workspace as Reset makes them; the key frame brings the warm starts
+  Reset();
+  state_ = key.state;
+  control_ = key.control;
+  drive_targets_ = key.drive_targets;
 }
 
 }  // namespace sim

@@ -16,6 +16,7 @@
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
 #include "engine/state/state.h"
+#include "engine/step/key_frame.h"
 #include "engine/teleop/teleop_session.h"
 
 namespace sim {
@@ -47,12 +48,21 @@ class Simulation {
                                                       const std::string& solver_name);
 
   /// The control stage, then one step: the operator's teleop actions once engaged (teleop()),
-  /// else the model's joint script (if any) at the step's end time, write into control(); then
-  /// the state advances by one step.
+  /// else the model's joint script (if any, but not on joints the user has taken) at the step's
+  /// end time, write into control(); the targets the drives see follow it at each joint's
+  /// maximum target speed (drive_control(), engine/step/target_rate.h); then the state advances
+  /// by one step.
   const StepReport& Step();
   /// Back to the initial state with a fresh solver and workspace (as Create made them), the
-  /// control kept, teleop disengaged.
+  /// control kept, the drives' targets the model's, teleop disengaged.
   void Reset();
+
+  /// The state, control and drive targets now, named `name`.
+  KeyFrame SaveKeyFrame(std::string name) const;
+  /// Continues from `key` (sized for this model: MatchesModel) with a fresh solver and
+  /// workspace, as Reset does, so stepping from it replays what stepping from where it was saved
+  /// did; teleop disengaged.
+  void RestoreKeyFrame(const KeyFrame& key);
 
   /// The operator's session on the model's teleop targets; null when the model declares none.
   TeleopSession* teleop() { return teleop_.get(); }
@@ -63,6 +73,9 @@ class Simulation {
   const State& state() const { return state_; }
   void set_state(const State& state) { state_ = state; }
   Control& control() { return control_; }
+  const Control& control() const { return control_; }
+  /// The control the last step saw: control() with the drive targets rate-limited.
+  const Control& drive_control() const { return drive_control_; }
   const Contacts& contacts() const { return workspace_.contacts; }
   const StepReport& report() const { return workspace_.report; }
   Solver& solver() { return *solver_; }
@@ -75,6 +88,8 @@ class Simulation {
   State initial_state_;
   State state_;
   Control control_;
+  Control drive_control_;
+  std::vector<Real> drive_targets_;  // the drives' targets at the last step; empty: the model's
   StepWorkspace workspace_;
   std::unique_ptr<TeleopSession> teleop_;
 };

@@ -135,6 +135,7 @@ void TeleopController::Apply(const Model& model, const State& state, Real dt, Co
         arm.q_command = arm.last.q;
         for (int k = 0; k < chain.size(); ++k) {
           control->joint_target_position[chain.joints[k]] = arm.q_command[k];
+          MarkCommanded(control, chain.joints[k]);
         }
         break;
       }
@@ -144,6 +145,7 @@ void TeleopController::Apply(const Model& model, const State& state, Real dt, Co
         for (std::size_t k = 0; k < spec.joints.size(); ++k) {
           control->joint_target_position[spec.joints[k]] =
               spec.open[k] + axes_[t] * (spec.closed[k] - spec.open[k]);
+          MarkCommanded(control, spec.joints[k]);
         }
         break;
       }
@@ -166,6 +168,7 @@ void TeleopController::Apply(const Model& model, const State& state, Real dt, Co
           if (joints[a] < 0) continue;
           control->joint_target_position[joints[a]] = position[a];
           control->joint_target_velocity[joints[a]] = rate[a];
+          MarkCommanded(control, joints[a]);
         }
         break;
       }

@@ -219,13 +219,13 @@ TEST_F(PanelsTest, ScenePanelListsTheSceneDrivesJointsAndFollowsTheSelection) {
   EXPECT_EQ(joints->topLevelItem(0)->text(0), QStringLiteral("hinge"));
 
   // the live value, after the refresh period
-  for (int i = 0; i < 50 && joints->topLevelItem(0)->text(2).isEmpty(); ++i) {
+  for (int i = 0; i < 50 && joints->topLevelItem(0)->text(1).isEmpty(); ++i) {
     QCoreApplication::processEvents();
     std::this_thread::sleep_for(std::chrono::milliseconds(ScenePanel::kRefreshMs / 10));
     snapshot.serial++;
     panel.ShowSnapshot(snapshot);
   }
-  EXPECT_EQ(joints->topLevelItem(0)->text(2), QStringLiteral("14.3°"));  // 0.25 rad
+  EXPECT_EQ(joints->topLevelItem(0)->text(1), QStringLiteral("14.3°"));  // 0.25 rad
 
   // the drive slider spans the limits [−1, 1] rad
   std::vector<std::pair<int, double>> targets;

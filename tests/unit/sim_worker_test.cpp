@@ -339,6 +339,116 @@ TEST(SimWorkerTest, ResetRestoresTheInitialStateAndTheTargetsAsAFreshLoad) {
 }
 
 
+TEST(SimWorkerTest, KeyFrameRestoresTheStateHashTargetsAndTrajectory) {
+  // saved after a moved target, restored after 15 more steps: the state hash and the target are
+  // the saved ones, and 15 steps from it end on the hash 15 steps from the save did
+  SimWorker worker;
+  worker.Start();
+  worker.Send(Load(DrivenPendulum(), false));
+  SnapshotReader reader(&worker);
+  reader.WaitFor([](const SimSnapshot& s) { return s.scene_generation == 1; });
+  worker.Send(command::SetJointTarget{0, 1.2});
+  worker.Send(command::StepOnce{20});
+  // saved once the 20 steps are taken (commands apply as soon as they arrive, between steps)
+  reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step == 20; });
+  worker.Send(command::SaveKeyFrame{"swing"});
+  const SimSnapshot& saved = reader.WaitFor(
+      [](const SimSnapshot& s) { return s.lanes[0].step == 20 && s.key_frames.size() == 1; });
+  EXPECT_EQ(saved.key_frames[0], "swing");
+  const std::uint64_t saved_hash = saved.lanes[0].state_hash;
+  worker.Send(command::StepOnce{15});
+  const std::uint64_t end_hash =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step == 35; })
+          .lanes[0]
+          .state_hash;
+  worker.Send(command::SetJointTarget{0, -0.3});
+  worker.Send(command::RestoreKeyFrame{0});
+  const SimSnapshot& restored =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step == 20; });
+  EXPECT_EQ(restored.lanes[0].state_hash, saved_hash);
+  EXPECT_EQ(restored.lanes[0].joint_targets[0], 1.2);
+  EXPECT_NE(saved_hash, end_hash);
+  worker.Send(command::StepOnce{15});
+  EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step == 35; })
+                .lanes[0]
+                .state_hash,
+            end_hash);
+  // a key frame that does not exist is an error, nothing changes
+  worker.Send(command::RestoreKeyFrame{7});
+  worker.Send(command::StepOnce{1});
+  EXPECT_EQ(
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step == 36; }).lanes[0].step,
+      36u);
+  const std::vector<Diagnostic> diagnostics = worker.TakeDiagnostics();
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_NE(diagnostics[0].message.find("no key frame 8"), std::string::npos);
+}
+
+
+TEST(SimWorkerTest, TheScenesKeyFramesAreOfferedAndRestored) {
+  // a scene file's key frame (Scene::key_frames, sent with the load) is listed first and
+  // restores its time, its state and its targets on every lane
+  const Scene scene = DrivenPendulum();
+  KeyFrame up;
+  up.name = "up";
+  up.state = scene.state;
+  up.state.time = 0.5;
+  up.control = MakeControl(*scene.model);
+  up.control.joint_target_position[0] = 0.7;
+  command::LoadScene load = Load(scene, false);
+  load.key_frames = {up};
+  SimWorker worker;
+  worker.Start();
+  worker.Send(load);
+  SnapshotReader reader(&worker);
+  const SimSnapshot& loaded =
+      reader.WaitFor([](const SimSnapshot& s) { return s.scene_generation == 1; });
+  EXPECT_EQ(loaded.key_frames, std::vector<std::string>{"up"});
+  worker.Send(command::RestoreKeyFrame{0});
+  const SimSnapshot& restored =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].time == 0.5; });
+  EXPECT_EQ(restored.lanes[0].joint_targets[0], 0.7);
+  EXPECT_EQ(restored.lanes[0].state_hash, StateHash(up.state));
+}
+
+
+TEST(SimWorkerTest, TakenJointIsLeftByTheScriptUntilReleased) {
+  // a script ramps the pendulum's target 0 → 1 rad over 1 s; taken over, the target is the
+  // user's and stays; released, the script's again
+  Scene scene = DrivenPendulum();
+  auto model = std::make_shared<Model>(*scene.model);
+  JointScriptTrack track;
+  track.joint = 0;
+  track.time = {0, 1};
+  track.value = {0, 1};
+  track.interpolation = {ScriptInterpolation::kLinear, ScriptInterpolation::kLinear};
+  model->joint_script.push_back(track);
+  scene.model = model;
+  SimWorker worker;
+  worker.Start();
+  worker.Send(Load(scene, false));
+  SnapshotReader reader(&worker);
+  worker.Send(command::StepOnce{12});
+  const SimSnapshot& scripted = reader.WaitFor(
+      [](const SimSnapshot& s) { return !s.lanes.empty() && s.lanes[0].step == 12; });
+  // the script at the 12th step's end time, 12 dt
+  EXPECT_NEAR(scripted.lanes[0].joint_targets[0], 12.0 / 120, 1e-9);
+  worker.Send(command::SetJointTaken{0, true});
+  worker.Send(command::SetJointTarget{0, -0.5});
+  worker.Send(command::StepOnce{12});
+  const SimSnapshot& taken =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step == 24; });
+  EXPECT_EQ(taken.lanes[0].joint_targets[0], -0.5);
+  EXPECT_EQ(taken.lanes[0].joint_taken[0], 1);
+  worker.Send(command::SetJointTaken{0, false});
+  worker.Send(command::StepOnce{1});
+  const SimSnapshot& released =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step == 25; });
+  EXPECT_NEAR(released.lanes[0].joint_targets[0], 25.0 / 120, 1e-9);
+  EXPECT_EQ(released.lanes[0].joint_taken[0], 0);
+}
+
+
 TEST(SimWorkerTest, CommandsLandOnlyBetweenSteps) {
   // the observer runs on the worker at the start and end of each step; it records the step size
   // and drive target the step sees, and at the start of step 3 sends commands as the GUI would
@@ -612,6 +722,46 @@ TEST(SimWorkerTest, ComparedLanesStepInLockstepSideBySide) {
   worker.Send(command::Pick{Vec3(0, 2, 3), -Vec3::UnitZ()});
   EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.selected_body == 0; }).selected_body,
             0);
+}
+
+TEST(SimWorkerTest, AFailingComparedLaneStopsWhileTheOthersGoOn) {
+  // lane 1's control gets a NaN force on the bob before its third step (the engine rejects even
+  // a 1e308 drive target without a non-finite state, so the test injects one): that step is
+  // non-finite, the lane is stopped and says so; lane 0 keeps stepping and the run is not paused
+  SimWorker worker;
+  worker.SetStepObserverForTesting(
+      [lane1_steps = 0](StepPhase phase, int lane, const Model&, const Control& control) mutable {
+        if (phase != StepPhase::kBefore || lane != 1 || ++lane1_steps < 3) return;
+        // the worker's own control, handed out const for observing
+        const_cast<Control&>(control).body_force_W[0] = Vec3::Constant(NAN);
+      });
+  worker.Start();
+  command::LoadScene load = Load(DrivenPendulum(), false);
+  Expected<std::vector<io::SolverConfig>> configs = io::ParseSolverConfigs("nsn,nsn");
+  ASSERT_TRUE(configs.ok()) << configs.diagnostics().Format();
+  load.configs = configs.value();
+  worker.Send(command::SetPacing{false, 1.0});
+  worker.Send(load);
+  worker.Send(command::Play{});
+  SnapshotReader reader(&worker);
+  const SimSnapshot& s = reader.WaitFor([](const SimSnapshot& s) {
+    return s.lanes.size() == 2 && s.lanes[1].stopped && s.lanes[0].step > 50;
+  });
+  EXPECT_TRUE(s.running);
+  EXPECT_FALSE(s.lanes[0].stopped);
+  EXPECT_EQ(s.lanes[0].status_counts[StepStatusIndex(kStepNonFinite)], 0u);
+  EXPECT_LT(s.lanes[1].step, 5u);
+  EXPECT_GE(s.lanes[1].status_counts[StepStatusIndex(kStepNonFinite)], 1u);
+  std::string all;
+  for (const Diagnostic& d : worker.TakeDiagnostics()) all += d.message + "\n";
+  EXPECT_NE(all.find("this lane is stopped, the others go on"), std::string::npos) << all;
+  // reset starts the failed lane again
+  worker.Send(command::Pause{});
+  worker.Send(command::Reset{});
+  EXPECT_FALSE(
+      reader.WaitFor([](const SimSnapshot& s) { return !s.running && s.lanes[0].step == 0; })
+          .lanes[1]
+          .stopped);
 }
 
 }  // namespace

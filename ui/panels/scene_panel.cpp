@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <QColor>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPixmap>
@@ -26,7 +27,8 @@ namespace sim::ui {
 namespace {
 
 enum Column { kName = 0, kType, kSize, kMass, kColumnCount };
-enum JointColumn { kJointName = 0, kJointType, kJointValue, kJointTarget, kJointColumnCount };
+// the joint's type is in its name's tooltip: a column for it left the names too little room
+enum JointColumn { kJointName = 0, kJointValue, kJointTake, kJointTarget, kJointColumnCount };
 
 // item data role holding a row's body (kWorldBody for world shapes)
 constexpr int kBodyRole = Qt::UserRole;
@@ -35,6 +37,8 @@ constexpr double kUnlimitedAngle = std::numbers::pi;
 constexpr double kUnlimitedSlide = 0.5;
 
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
+// width of the drive target sliders [px]: fixed, so long joint names cannot push them out
+constexpr int kSliderWidth = 110;
 
 QString JointValueText(double value, bool angular) {
   return angular ? QStringLiteral("%1°").arg(value * kRadToDeg, 0, 'f', 1)
@@ -87,6 +91,13 @@ QIcon ColorSwatch(const std::array<float, 3>& linear_rgb) {
 }
 
 
+// slider position of target θ* [rad or m] on a slider spanning [lower, upper]
+int SliderPosition(double target, double lower, double upper) {
+  const double t = std::clamp(target, lower, upper);
+  return static_cast<int>(std::lround((t - lower) / (upper - lower) * ScenePanel::kSliderSteps));
+}
+
+
 QString PositionText(const VisualShape& shape) {
   return QStringLiteral("(%1, %2, %3)")
       .arg(Meters(shape.X_WS[3]), Meters(shape.X_WS[7]), Meters(shape.X_WS[11]));
@@ -121,12 +132,30 @@ ScenePanel::ScenePanel(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
   splitter->addWidget(tree_);
 
   joints_ = new QTreeWidget(splitter);
-  joints_->header()->setDefaultSectionSize(60);
   joints_->setColumnCount(kJointColumnCount);
-  joints_->setHeaderLabels({tr("Joint"), tr("Type"), tr("Value"), tr("Drive target")});
+  joints_->setHeaderLabels({tr("Joint"), tr("Value"), tr("Take"), tr("Drive target")});
+  joints_->headerItem()->setToolTip(
+      kJointTake, tr("Take the joint's target over from the scene's script (unchecked: the "
+                     "script drives it)"));
   joints_->setRootIsDecorated(false);
   joints_->setUniformRowHeights(true);
-  joints_->header()->setStretchLastSection(true);
+  // the name column takes what is left and elides long names at their start, keeping the
+  // distinguishing end ("…shoulder_pan_joint"; the full name in the tooltip); the value column
+  // fits its widest reading; the slider column keeps its width
+  joints_->setTextElideMode(Qt::ElideLeft);
+  QHeaderView* joint_header = joints_->header();
+  joint_header->setStretchLastSection(false);
+  joint_header->setMinimumSectionSize(24);
+  joint_header->setSectionResizeMode(kJointName, QHeaderView::Stretch);
+  joint_header->setSectionResizeMode(kJointValue, QHeaderView::Fixed);
+  joint_header->setSectionResizeMode(kJointTake, QHeaderView::ResizeToContents);
+  joint_header->setSectionResizeMode(kJointTarget, QHeaderView::Fixed);
+  const QFontMetrics metrics(joints_->font());
+  joint_header->resizeSection(kJointValue,
+                              std::max(metrics.horizontalAdvance(QStringLiteral("-0.000 m")),
+                                       metrics.horizontalAdvance(QStringLiteral("-180.0°"))) +
+                                  16);
+  joint_header->resizeSection(kJointTarget, kSliderWidth);
   splitter->addWidget(joints_);
   layout->addWidget(splitter, 1);
   setWidget(content);
@@ -139,6 +168,15 @@ ScenePanel::ScenePanel(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
             shown_selection_ = body;
             emit BodySelected(body);
           });
+  // the take-control boxes
+  connect(joints_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
+    if (column != kJointTake) return;
+    for (const JointRow& row : joint_rows_) {
+      if (row.item == item) {
+        emit JointTakenChanged(row.joint, item->checkState(kJointTake) == Qt::Checked);
+      }
+    }
+  });
   since_refresh_.start();
   SetScene(nullptr, VisualFrame{});
 }
@@ -269,17 +307,24 @@ void ScenePanel::SetScene(std::shared_ptr<const Model> model, const VisualFrame&
 
 
 void ScenePanel::BuildJoints() {
+  const QSignalBlocker blocker(joints_);
   joints_->clear();
   joint_rows_.clear();
   if (model_ == nullptr) return;
   const Model& m = *model_;
+  std::vector<unsigned char> scripted(m.joint_count(), 0);
+  for (const JointScriptTrack& track : m.joint_script) {
+    if (track.joint >= 0 && track.joint < m.joint_count()) scripted[track.joint] = 1;
+  }
   for (int j = 0; j < m.joint_count(); ++j) {
     const JointType type = m.joint_type[j];
     auto* item = new QTreeWidgetItem(joints_);
     item->setText(kJointName, QString::fromStdString(m.joint_name[j]));
     // a weld with compliant rotation rows bends: its Value is the bend angle
     const bool bends = type == JointType::kFixed && m.JointAngularCompliance(j) > 0;
-    item->setText(kJointType, bends ? tr("fixed, bends") : QString::fromUtf8(JointTypeName(type)));
+    const QString type_name = bends ? tr("fixed, bends") : QString::fromUtf8(JointTypeName(type));
+    item->setToolTip(kJointName, QStringLiteral("%1 (%2)").arg(
+                                     QString::fromStdString(m.joint_name[j]), type_name));
     if (bends || type == JointType::kBall || type == JointType::kPlanar) {
       item->setToolTip(kJointValue, tr("Angle between the joint's frames in parent and child"));
     }
@@ -300,11 +345,19 @@ void ScenePanel::BuildJoints() {
       slider->setToolTip(tr("Drive target of %1 (stiffness %2)")
                              .arg(QString::fromStdString(m.joint_name[j]))
                              .arg(m.joint_drive[j].stiffness));
-      const double t0 = std::clamp(m.joint_drive[j].target_position, row.lower, row.upper);
-      slider->setValue(
-          static_cast<int>(std::lround((t0 - row.lower) / (row.upper - row.lower) * kSliderSteps)));
+      slider->setValue(SliderPosition(m.joint_drive[j].target_position, row.lower, row.upper));
       const double lower = row.lower, upper = row.upper;
-      connect(slider, &QSlider::valueChanged, this, [this, j, lower, upper](int value) {
+      row.scripted = scripted[j] != 0;
+      if (row.scripted) {
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(kJointTake, Qt::Unchecked);
+      }
+      connect(slider, &QSlider::valueChanged, this, [this, item, j, lower, upper](int value) {
+        // moving a scripted joint's slider takes its target over from the script
+        if (item->data(kJointTake, Qt::CheckStateRole).isValid() &&
+            item->checkState(kJointTake) != Qt::Checked) {
+          item->setCheckState(kJointTake, Qt::Checked);
+        }
         emit JointTargetChanged(j, lower + (upper - lower) * value / kSliderSteps);
       });
       joints_->setItemWidget(item, kJointTarget, slider);
@@ -315,7 +368,6 @@ void ScenePanel::BuildJoints() {
     joint_rows_.push_back(row);
   }
   joints_->setVisible(m.joint_count() > 0);
-  for (int c = 0; c < kJointTarget; ++c) joints_->resizeColumnToContents(c);
 }
 
 
@@ -351,13 +403,45 @@ void ScenePanel::ShowSnapshot(const SimSnapshot& snapshot) {
   for (const JointRow& row : joint_rows_) {
     if (row.joint >= static_cast<int>(lane.joint_positions.size())) break;
     row.item->setText(kJointValue, JointValueText(lane.joint_positions[row.joint], row.angular));
-    if (row.slider == nullptr || row.slider->isSliderDown()) continue;
-    const double target = row.joint < static_cast<int>(lane.joint_targets.size()) &&
-                                  std::isfinite(lane.joint_targets[row.joint])
-                              ? lane.joint_targets[row.joint]
-                              : model_->joint_drive[row.joint].target_position;
-    row.item->setToolTip(kJointTarget, JointValueText(target, row.angular));
+    if (row.slider == nullptr) continue;
+    auto at = [&](const std::vector<Real>& values) {
+      return row.joint < static_cast<int>(values.size()) && std::isfinite(values[row.joint])
+                 ? values[row.joint]
+                 : model_->joint_drive[row.joint].target_position;
+    };
+    const double target = at(lane.joint_targets);
+    const double drive = at(lane.drive_targets);
+    const QString tip =
+        tr("target %1, the drive sees %2")
+            .arg(JointValueText(target, row.angular), JointValueText(drive, row.angular));
+    row.item->setToolTip(kJointTarget, tip);
+    row.slider->setToolTip(tip);
+    if (row.scripted) {
+      const bool taken =
+          row.joint < static_cast<int>(lane.joint_taken.size()) && lane.joint_taken[row.joint] != 0;
+      const QSignalBlocker blocker(joints_);
+      row.item->setCheckState(kJointTake, taken ? Qt::Checked : Qt::Unchecked);
+    }
+    // the slider follows the live target (a script's, teleop's) unless it is being dragged
+    if (row.slider->isSliderDown()) continue;
+    const QSignalBlocker blocker(row.slider);
+    row.slider->setValue(SliderPosition(target, row.lower, row.upper));
   }
+}
+
+
+bool ScenePanel::DragJointSlider(const QString& name, double target) {
+  if (model_ == nullptr) return false;
+  for (const JointRow& row : joint_rows_) {
+    if (row.slider == nullptr || QString::fromStdString(model_->joint_name[row.joint]) != name) {
+      continue;
+    }
+    row.slider->setSliderDown(true);
+    row.slider->setValue(SliderPosition(target, row.lower, row.upper));
+    row.slider->setSliderDown(false);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace sim::ui

@@ -43,11 +43,17 @@ class ScenePanel : public QDockWidget {
   /// Positions of a target slider.
   static constexpr int kSliderSteps = 1000;
 
+  /// Moves joint `name`'s slider to `target` [rad or m] as a user's drag would (pressed, moved,
+  /// released), for scripted runs; false when no driven joint has that name.
+  bool DragJointSlider(const QString& name, double target);
+
  signals:
   /// The user selected a body in the tree (kWorldBody: none).
   void BodySelected(int body);
   /// The user moved joint `joint`'s drive target slider to `target` [rad or m].
   void JointTargetChanged(int joint, double target);
+  /// The user took joint `joint`'s target over from the script (`taken`) or handed it back.
+  void JointTakenChanged(int joint, bool taken);
 
  private:
   struct JointRow {
@@ -56,6 +62,7 @@ class ScenePanel : public QDockWidget {
     QSlider* slider = nullptr;
     double lower = 0, upper = 0;  // slider range [rad or m]
     bool angular = true;
+    bool scripted = false;  // the scene's script drives its target
   };
 
   void BuildJoints();

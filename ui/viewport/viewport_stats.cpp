@@ -1,6 +1,8 @@
 // Viewport statistics: averaged frame rate and the ImGui stats box.
 #include "ui/viewport/viewport_stats.h"
 
+#include <optional>
+
 #include <imgui.h>
 
 namespace sim::ui {
@@ -26,6 +28,28 @@ void FrameRateMeter::Tick() {
     frame_ms_ = 1000.0 * elapsed / window_frames_;
     window_frames_ = 0;
     window_clock_.restart();
+  }
+}
+
+
+void DrawLaneLabels(const std::vector<LaneLabel>& labels, const OrbitCamera& camera) {
+  // behind the overlay's windows, on a dark box so the name reads over any scene
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const ImVec2 pad(6.0f, 3.0f);
+  for (const LaneLabel& label : labels) {
+    const std::optional<Eigen::Vector2f> pixel = camera.ProjectToPixel(
+        label.at_W, static_cast<int>(viewport->Size.x), static_cast<int>(viewport->Size.y));
+    if (!pixel) continue;
+    const std::string text = label.stopped ? label.text + "  (stopped)" : label.text;
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    const ImVec2 at(viewport->Pos.x + pixel->x() - 0.5f * size.x,
+                    viewport->Pos.y + pixel->y() - size.y - pad.y);
+    draw->AddRectFilled(ImVec2(at.x - pad.x, at.y - pad.y),
+                        ImVec2(at.x + size.x + pad.x, at.y + size.y + pad.y),
+                        IM_COL32(18, 22, 28, 200), 4.0f);
+    draw->AddText(at, label.stopped ? IM_COL32(255, 112, 96, 255) : IM_COL32(236, 240, 246, 255),
+                  text.c_str());
   }
 }
 

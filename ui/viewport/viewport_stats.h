@@ -1,12 +1,16 @@
 // Viewport statistics: a frame-rate meter averaged over short windows (a per-frame FPS flickers
-// too much to read), the small ImGui stats box drawn at the viewport's top-left corner, and the
-// hint shown while no scene is loaded.
+// too much to read), the small ImGui stats box drawn at the viewport's top-left corner, the
+// compared lanes' labels, and the hint shown while no scene is loaded.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <QElapsedTimer>
+
+#include "engine/core/math.h"
+#include "engine/visual/camera.h"
 
 namespace sim::ui {
 
@@ -49,6 +53,16 @@ struct StatsOverlayInfo {
 
 /// Draws the stats box with ImGui; call between ImGui::NewFrame() and ImGui::Render().
 void DrawStatsOverlay(const StatsOverlayInfo& info);
+
+/// A compared lane's name drawn in the viewport over its scene.
+struct LaneLabel {
+  std::string text;          ///< the lane's solver label
+  Vec3 at_W = Vec3::Zero();  ///< where, world [m] (LaneLabelPoint plus the lane's offset)
+  bool stopped = false;      ///< the lane failed and stopped: drawn in red, marked "stopped"
+};
+
+/// Draws each label centred above its point as `camera` sees it; same calling rules.
+void DrawLaneLabels(const std::vector<LaneLabel>& labels, const OrbitCamera& camera);
 
 /// Draws a centred hint on how to open a scene, for an empty viewport; same calling rules.
 void DrawNoSceneHint();

@@ -116,6 +116,7 @@ void ViewportRenderer::startNextFrame() {
       imgui_frame_open = true;
       if (window.overlay_visible_) {
         DrawStatsOverlay(window.MakeStatsInfo(*frame));
+        DrawLaneLabels(window.lane_labels_, window.camera());
         if (window.scene_name_.isEmpty() && frame->shapes.empty()) DrawNoSceneHint();
         options_edited = render::DrawViewControls(&window.render_options_);
         render::DrawLegends(*frame, window.render_options_, window.camera());

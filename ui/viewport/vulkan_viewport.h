@@ -16,6 +16,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <QString>
 #include <QVulkanWindow>
@@ -80,6 +82,8 @@ class VulkanViewport : public QVulkanWindow {
   const render::RenderOptions& render_options() const { return render_options_; }
 
   void SetOverlayVisible(bool visible) { overlay_visible_ = visible; }
+  /// Names drawn over the compared lanes (empty: none). GUI thread.
+  void SetLaneLabels(std::vector<LaneLabel> labels) { lane_labels_ = std::move(labels); }
   /// Paint mode: left drags paint structure fields (PaintStarted/Moved/Ended) instead of
   /// orbiting; the cursor is a cross.
   void SetPaintMode(bool on);
@@ -164,6 +168,7 @@ class VulkanViewport : public QVulkanWindow {
   PickController pick_;
   QString scene_name_;
   bool overlay_visible_ = true;
+  std::vector<LaneLabel> lane_labels_;
   render::RenderOptions render_options_;
   // teleop gizmo drag
   bool teleop_mode_ = false;

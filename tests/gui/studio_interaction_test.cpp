@@ -1,0 +1,134 @@
+// Robust interaction in the studio (contact-studio under Xvfb with lavapipe): Fetch's torso
+// slider in fetch_tomato dragged to either end (`--drag-joint`) is ramped at the torso's 0.1 m/s
+// velocity limit and does not run the solve away (the summary's lane line: no non-finite or
+// runaway step, every body and node slower than 1 m/s); Reset (Backspace) after the drag returns
+// the scene to its first frame and the scene's targets, the state hash that of a fresh load;
+// compared lanes both step.
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/gui/studio_run.h"
+#include "tests/support/run_command.h"
+
+namespace sim {
+namespace {
+
+using namespace studio_test;  // NOLINT: the helpers of these tests
+
+const std::string kFetchTomato = std::string(SIM_SOURCE_DIR) + "/scenes/fetch_tomato.json";
+const std::string kTorso = "fetch/torso_lift_joint";
+
+struct LaneLine {
+  std::string hash;
+  double max_speed = 0;
+  int non_finite = -1, runaway = -1;
+};
+
+// lane 0's "lane LABEL: hash H, max speed S m/s, non-finite N, runaway R, ..." summary line
+std::optional<LaneLine> FirstLane(const std::string& out) {
+  const std::regex line(
+      R"(lane \S+: hash (\d+), max speed (\S+) m/s, non-finite (\d+), runaway (\d+))");
+  std::smatch match;
+  if (!std::regex_search(out, match, line)) return std::nullopt;
+  return LaneLine{match[1], std::stod(match[2]), std::stoi(match[3]), std::stoi(match[4])};
+}
+
+RunResult RunFetch(const std::string& args, const fs::path& scratch) {
+  return RunCommand(XvfbRun("", Quote(kFetchTomato) + " --size 1280x800 " + args + " --exit"),
+                    scratch);
+}
+
+
+TEST(StudioInteractionTest, TorsoSliderToEitherEndDoesNotRunAway) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  for (const char* target : {"0", "0.4"}) {
+    const fs::path png = scratch / (std::string("torso_") + target + ".png");
+    // the scene panel open: its slider rows are in the screenshot. Down, the run pauses early:
+    // lowered past ~0.15 m (2 s) the script's reach presses the hand into the table, a jam the
+    // ramp does not prevent (target_rate_test)
+    const std::string pause = std::string(target) == "0" ? " --pause-after 12" : "";
+    const RunResult run =
+        RunFetch(std::string("--frames 90 --panels scene --drag-joint ") + kTorso + "=" + target +
+                     pause + " --screenshot " + Quote(png.string()),
+                 scratch);
+    ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+    const std::optional<LaneLine> lane = FirstLane(run.out);
+    ASSERT_TRUE(lane) << RunReport(run);
+    std::cout << "torso to " << target << ": max speed " << lane->max_speed << " m/s, non-finite "
+              << lane->non_finite << ", runaway " << lane->runaway << std::endl;
+    EXPECT_EQ(lane->non_finite, 0) << RunReport(run);
+    EXPECT_EQ(lane->runaway, 0) << RunReport(run);
+    EXPECT_LT(lane->max_speed, 1.0) << RunReport(run);
+    // the slider's target reached the worker: the commanded target is the drag's
+    const std::regex joint_line("joint " + kTorso +
+                                R"(: position (\S+), target (\S+), drive (\S+))");
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(run.out, match, joint_line)) << RunReport(run);
+    EXPECT_NEAR(std::stod(match[2]), std::stod(target), 1e-3) << RunReport(run);
+    // the drive's target ramps from the scene's 0.35 m at 0.1 m/s (dragged at t ≈ 0)
+    const std::optional<double> time = NumberAfter(run.out, "sim: time ");
+    ASSERT_TRUE(time) << RunReport(run);
+    if (std::string(target) == "0") {
+      ASSERT_LT(*time, 1.8) << "paused too late to check the ramp alone" << RunReport(run);
+      EXPECT_NEAR(std::stod(match[3]), 0.35 - 0.1 * *time, 0.01) << RunReport(run);
+    }
+    EXPECT_TRUE(fs::exists(png)) << RunReport(run);
+  }
+}
+
+
+TEST(StudioInteractionTest, ResetAfterTheDragIsTheFreshLoad) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  // paused and reset at a quarter of the frames: after the drag, and without it
+  const RunResult dragged =
+      RunFetch("--frames 40 --keys Space,Backspace --drag-joint " + kTorso + "=0", scratch);
+  ASSERT_EQ(dragged.exit_code, 0) << RunReport(dragged);
+  const RunResult fresh = RunFetch("--frames 40 --keys Space,Backspace", scratch);
+  ASSERT_EQ(fresh.exit_code, 0) << RunReport(fresh);
+  const std::optional<LaneLine> after = FirstLane(dragged.out);
+  const std::optional<LaneLine> loaded = FirstLane(fresh.out);
+  ASSERT_TRUE(after && loaded) << RunReport(dragged) << RunReport(fresh);
+  EXPECT_EQ(after->hash, loaded->hash) << RunReport(dragged);
+  EXPECT_NE(dragged.out.find("sim: time 0 s, steps 0, paused"), std::string::npos)
+      << RunReport(dragged);
+  // the torso's target is the scene's again (0.35 m), no longer taken over
+  const std::regex joint_line("joint " + kTorso +
+                              R"(: position \S+, target (\S+), drive \S+, taken (\d))");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(dragged.out, match, joint_line)) << RunReport(dragged);
+  EXPECT_NEAR(std::stod(match[1]), 0.35, 1e-9);
+  EXPECT_EQ(match[2], "0");
+}
+
+
+TEST(StudioInteractionTest, ComparedLanesAreLabelledAndStepTogether) {
+  // two solvers side by side: both lanes step (the viewport names each over its scene: see the
+  // screenshot)
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const fs::path png = scratch / "compare.png";
+  const RunResult run =
+      RunCommand(XvfbRun("", Quote(std::string(SIM_SOURCE_DIR) + "/scenes/sliding_boxes.json") +
+                                 " --size 1280x800 --compare nsn,pgs --frames 40 --screenshot " +
+                                 Quote(png.string()) + " --exit"),
+                 scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  const std::regex lane(
+      R"(lane (\S+): hash \d+, max speed \S+ m/s, non-finite 0, runaway \d+, stepping)");
+  std::vector<std::string> labels;
+  for (auto it = std::sregex_iterator(run.out.begin(), run.out.end(), lane);
+       it != std::sregex_iterator(); ++it) {
+    labels.push_back((*it)[1]);
+  }
+  EXPECT_EQ(labels, (std::vector<std::string>{"nsn", "pgs"})) << RunReport(run);
+  EXPECT_TRUE(fs::exists(png)) << RunReport(run);
+}
+
+}  // namespace
+}  // namespace sim
