@@ -206,14 +206,16 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "NAME=VALUE");
   const QCommandLineOption save_paint_option(
       "save-paint", "With --paint: save the painted fields beside the scene after the stroke.");
-  parser.addOptions(
-      {compare_option,     panels_option,       frames_option,        screenshot_option,
-       exit_option,        drag_option,         keys_option,          open_after_option,
-       cancel_load_option, validation_option,   size_option,          view_option,
-       keys_every_option,  pause_after_option,  memory_log_option,    paint_option,
-       paint_tool_option,  paint_radius_option, paint_angle_option,   save_paint_option,
-       teleop_option,      teleop_drag_option,  record_teleop_option, replay_option,
-       teleop_body_option, drag_joint_option,   screenshot_every_option, follow_option});
+  parser.addOptions({compare_option,     panels_option,        frames_option,
+                     screenshot_option,  exit_option,          drag_option,
+                     keys_option,        open_after_option,    cancel_load_option,
+                     validation_option,  size_option,          view_option,
+                     keys_every_option,  pause_after_option,   memory_log_option,
+                     paint_option,       paint_tool_option,    paint_radius_option,
+                     paint_angle_option, save_paint_option,    teleop_option,
+                     teleop_drag_option, record_teleop_option, replay_option,
+                     teleop_body_option, drag_joint_option,    screenshot_every_option,
+                     follow_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"

@@ -209,12 +209,12 @@ struct LaneSnapshot {
   std::string label;       ///< solver name or the --compare entry
   SolverOptions settings;  ///< in effect
   std::shared_ptr<const Model> model;
-  StepReport report;                  ///< the last step's
-  std::vector<StepSample> history;    ///< the last kHistoryLength steps, oldest first
+  StepReport report;                ///< the last step's
+  std::vector<StepSample> history;  ///< the last kHistoryLength steps, oldest first
   /// θ per joint [rad or m]; for ball, planar and fixed joints the angle between the joint's
   /// frames in the parent and in the child [rad] (a compliant weld's bend)
   std::vector<Real> joint_positions;
-  std::vector<Real> joint_targets;    ///< commanded θ* per joint; NaN: the model's
+  std::vector<Real> joint_targets;  ///< commanded θ* per joint; NaN: the model's
   /// θ* the drives saw at the last step (the commanded one, rate-limited) [rad or m]
   std::vector<Real> drive_targets;
   std::vector<unsigned char> joint_taken;  ///< 1: taken over from the script (SetJointTaken)
