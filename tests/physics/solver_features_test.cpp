@@ -358,8 +358,8 @@ TEST_P(EverySolver, FlagsAStarvedStepUnconvergedAndAConvergedOneNot) {
   auto [model, state] = BoxOnTheGround();
   state.body_X_WB[0].p.z() = 1.1;
   SettingValues& settings = *model.options.solver.Find(GetParam());
-  for (const char* budget :
-       {"newton_iterations", "newton_max_iterations", "linear_iterations", "iterations"}) {
+  for (const char* budget : {"newton_iterations", "newton_max_iterations", "linear_iterations",
+                             "iterations", "max_iterations"}) {
     if (settings.Find(budget) >= 0) settings.Set(budget, 1);
   }
   auto sim = Start(model, state, GetParam());

@@ -266,6 +266,7 @@ TEST(SlidingParticleScene, SlidesAtTheConeLimitAndStops) {
   ASSERT_EQ(loaded.model->particle_count(), 1);
   // a converged budget: this checks the physics, not the interactive iteration count
   loaded.model->options.solver.Set("newton_iterations", 30);
+  loaded.model->options.solver.Set("newton_min_iterations", 30);
   auto sim = Start(loaded);
   const Real dt = loaded.model->options.solver.dt;
   const Real x0 = sim->state().particle_x_W[0].x();
