@@ -733,12 +733,7 @@ void SimWorker::StepLanes() {
       if (!report.message.empty()) message += ": " + report.message;
       Report(flag == kStepNonFinite ? Severity::kError : Severity::kWarning, message);
     }
-    for (const Vec3& v : simulation.state().body_v_W) {
-      lane.max_body_speed = std::max(lane.max_body_speed, static_cast<double>(v.norm()));
-    }
-    for (const Vec3& v : simulation.state().particle_v_W) {
-      lane.max_body_speed = std::max(lane.max_body_speed, static_cast<double>(v.norm()));
-    }
+    lane.max_body_speed = std::max(lane.max_body_speed, static_cast<double>(report.max_speed));
     if (report.status & kStepNonFinite) {
       // the state was kept, but the next step would fail the same way: stop the lane and say
       // so; compared lanes that still step go on

@@ -56,7 +56,7 @@ void StepReport::Reset() {
   bilateral_rows = unilateral_rows = friction_rows = element_rows = 0;
   outer_iterations = inner_iterations = 0;
   integrator_order = 1;
-  max_penetration = max_joint_error = final_residual = 0;
+  max_penetration = max_joint_error = final_residual = max_speed = 0;
   iterations.clear();
   inner_residuals.clear();
   message.clear();

@@ -118,6 +118,8 @@ struct StepReport {
   Real max_penetration = 0;  ///< max(−gap − d, 0) over contacts [m]
   Real max_joint_error = 0;  ///< max positional error of rigid joint rows [m]
   Real final_residual = 0;   ///< max of the last record's normal/friction/bilateral errors
+  /// fastest body or particle after the step [m/s] (StepOnce; the runaway check reads it)
+  Real max_speed = 0;
 
   /// Outer-iteration history and, flat, the inner residual norms ‖b − Ax‖₂ of every outer
   /// iteration (none for a solver without an inner solve).

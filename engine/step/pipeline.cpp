@@ -80,6 +80,7 @@ const StepReport& StepOnce(const Model& model, Solver& solver, const Control& co
     Real fastest = 0;
     for (const Vec3& v : state->body_v_W) fastest = std::max(fastest, v.norm());
     for (const Vec3& v : state->particle_v_W) fastest = std::max(fastest, v.norm());
+    report.max_speed = fastest;
     if (fastest > kRunawaySpeed) {
       report.status |= kStepRunaway;
       if (report.message.empty()) {
