@@ -147,6 +147,16 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   const QCommandLineOption follow_option(
       "follow", "The camera follows this body from the first frame (as T with it selected).",
       "BODY");
+  const QCommandLineOption steps_option(
+      "steps",
+      "With --frames: at the first frame, pause and take N steps (as the Right key N times); "
+      "later frames draw that state.",
+      "N");
+  const QCommandLineOption click_world_option(
+      "click-world",
+      "With --frames: a left click (QTest mouse events) at the pixel where world point X,Y,Z "
+      "[m] is seen, once the --steps are taken (else at half of the frames).",
+      "X,Y,Z");
   const QCommandLineOption exit_option(
       "exit", "Quit after the frames (exit code 1 when the scene failed to load).");
   const QCommandLineOption validation_option(
@@ -215,7 +225,7 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
                      paint_angle_option, save_paint_option,    teleop_option,
                      teleop_drag_option, record_teleop_option, replay_option,
                      teleop_body_option, drag_joint_option,    screenshot_every_option,
-                     follow_option});
+                     follow_option,      steps_option,         click_world_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -360,13 +370,30 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     options.script.screenshot_every = *every;
   }
   options.script.follow = parser.value(follow_option);
+  if (parser.isSet(steps_option)) {
+    const std::optional<int> steps = PositiveValue(parser, steps_option.names().front());
+    if (!steps) return std::nullopt;
+    options.script.steps = *steps;
+  }
+  if (parser.isSet(click_world_option)) {
+    const QStringList parts = parser.value(click_world_option).split(QLatin1Char(','));
+    bool ok = parts.size() == 3;
+    for (int i = 0; ok && i < 3; ++i) options.script.click_world[i] = parts[i].toDouble(&ok);
+    if (!ok) {
+      std::cerr << "contact-studio: error: --click-world expects X,Y,Z (three numbers), got '"
+                << parser.value(click_world_option).toStdString() << "'" << std::endl;
+      return std::nullopt;
+    }
+    options.script.click = true;
+  }
   options.script.exit = parser.isSet(exit_option);
   options.scripted = parser.isSet(frames_option) || parser.isSet(screenshot_option) ||
                      options.script.exit || options.script.drag ||
                      !options.script.open_after.isEmpty() || !options.script.keys.isEmpty() ||
                      options.script.pause_after > 0 || options.script.memory_log_every > 0 ||
                      !options.script.record_teleop.isEmpty() || !options.script.replay.isEmpty() ||
-                     options.script.teleop || !options.script.follow.isEmpty();
+                     options.script.teleop || !options.script.follow.isEmpty() ||
+                     options.script.steps > 0 || options.script.click;
   if (options.scripted && options.script.frames == 0) options.script.frames = kDefaultScriptFrames;
   options.validation = parser.isSet(validation_option);
   if (parser.isSet(size_option)) {

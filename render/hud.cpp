@@ -17,6 +17,11 @@ constexpr float kBarHeight = 12.0f;
 // gradient segments of the bar (the colour map is piecewise linear in 8 pieces)
 constexpr int kBarSegments = 32;
 
+// the overlays' background opacity: the scene shows through, the text reads over a light sky
+constexpr float kOverlayAlpha = 0.78f;
+// a viewport narrower than this [px] starts with the View controls collapsed
+constexpr float kNarrowViewportWidth = 720.0f;
+
 const ImGuiWindowFlags kLegendFlags =
     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
@@ -42,7 +47,7 @@ void BeginCornerWindow(const char* id, float corner_x, float corner_y,
       viewport->WorkPos.x + (corner_x > 0 ? viewport->WorkSize.x - kMargin : kMargin),
       viewport->WorkPos.y + (corner_y > 0 ? viewport->WorkSize.y - kMargin : kMargin));
   ImGui::SetNextWindowPos(position, ImGuiCond_Always, ImVec2(corner_x, corner_y));
-  ImGui::SetNextWindowBgAlpha(0.78f);
+  ImGui::SetNextWindowBgAlpha(kOverlayAlpha);
   ImGui::Begin(id, nullptr, flags);
 }
 
@@ -113,7 +118,14 @@ void DrawContactLegend(const ForceScale& scale) {
   Swatch(kInactiveContactColor, "no force");
   Swatch(kFrictionEllipseColor, "friction limit (mu_t, mu_b)");
   if (scale.max_force > 0) {
-    ImGui::Text("longest arrow: %.3g N", scale.max_force);
+    ImGui::Text("%s arrow: %.3g N", scale.log ? "log scale," : "linear,", scale.max_force);
+    ImGui::Text("fitted to %s", ForceScaleReferenceName(scale.reference));
+    if (scale.log) {
+      ImGui::Text("length ~ log(1 + f / %.3g N)", kLogForceFloor * scale.max_force);
+    }
+    if (scale.clipped > 0) {
+      ImGui::Text("%d clipped at %.0fx", scale.clipped, static_cast<double>(kMaxArrowFactor));
+    }
   } else {
     ImGui::TextUnformatted("no contact forces");
   }
@@ -138,9 +150,13 @@ void DrawLegends(const VisualFrame& frame, const RenderOptions& options,
     case ViewMode::kStrain:
       DrawStrainColorBar(ComputeStrainLegend(frame, options));
       break;
-    case ViewMode::kContacts:
-      DrawContactLegend(ComputeForceScale(frame, options, ViewHeightAtTarget(camera)));
-      break;
+    case ViewMode::kContacts: {
+      const ImVec2 display = ImGui::GetIO().DisplaySize;
+      const float aspect = display.y > 0 ? display.x / display.y : 1.0f;
+      const Eigen::Matrix4f view_projection = camera.ProjectionMatrix(aspect) * camera.ViewMatrix();
+      DrawContactLegend(
+          ComputeForceScale(frame, options, ViewHeightAtTarget(camera), &view_projection));
+    } break;
     case ViewMode::kStructure:
       DrawStructureLegend();
       break;
@@ -151,11 +167,30 @@ void DrawLegends(const VisualFrame& frame, const RenderOptions& options,
 
 
 bool DrawViewControls(RenderOptions* options) {
-  // takes input, unlike the legends
-  BeginCornerWindow("##view_controls", 1.0f, 0.0f,
-                    kLegendFlags & ~static_cast<ImGuiWindowFlags>(ImGuiWindowFlags_NoInputs));
+  // takes input, unlike the legends, and collapses to its title bar (collapsed from the start in
+  // a narrow viewport, where it would cover the overlay beside it)
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowCollapsed(viewport->WorkSize.x < kNarrowViewportWidth,
+                                ImGuiCond_FirstUseEver);
+  // wide enough for its title when it starts collapsed (auto-resize has not measured it yet)
+  ImGui::SetNextWindowSizeConstraints(ImVec2(6.0f * ImGui::GetFontSize(), 0),
+                                      ImVec2(viewport->WorkSize.x, viewport->WorkSize.y));
+  // its title bar as translucent as the other overlays, not a solid band over the sky
+  ImVec4 title = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  title.w = kOverlayAlpha;
+  for (ImGuiCol slot : {ImGuiCol_TitleBg, ImGuiCol_TitleBgActive, ImGuiCol_TitleBgCollapsed}) {
+    ImGui::PushStyleColor(slot, title);
+  }
+  BeginCornerWindow("View##view_controls", 1.0f, 0.0f,
+                    ImGuiWindowFlags_NoResize | ImGuiWindowFlags_AlwaysAutoResize |
+                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                        ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
+  ImGui::PopStyleColor(3);
   bool changed = false;
-  ImGui::TextUnformatted("View");
+  if (ImGui::IsWindowCollapsed()) {
+    ImGui::End();
+    return false;
+  }
   int mode = static_cast<int>(options->view);
   changed |= ImGui::RadioButton("shaded", &mode, static_cast<int>(ViewMode::kShaded));
   ImGui::SameLine();
@@ -177,7 +212,12 @@ bool DrawViewControls(RenderOptions* options) {
   changed |= ImGui::Checkbox("joint frames", &options->show_joint_frames);
   changed |= ImGui::Checkbox("centres of mass", &options->show_com);
   changed |= ImGui::Checkbox("anchors and attachments", &options->show_constraints);
+  changed |= ImGui::Checkbox("drive targets (ghost)", &options->show_drive_targets);
   changed |= ImGui::Checkbox("shadows", &options->shadows);
+  if (options->view == ViewMode::kContacts) {
+    changed |= ImGui::Checkbox("log force scale", &options->contact_force_log);
+    changed |= ImGui::Checkbox("split normal / friction", &options->contact_force_split);
+  }
   ImGui::End();
   return changed;
 }

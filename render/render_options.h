@@ -44,9 +44,17 @@ struct RenderOptions {
   /// attachments (struts from the holding body to the held nodes) and fixed FEM nodes
   bool show_constraints = true;
   bool shadows = true;  ///< key light shadow map
+  /// ghosts of bodies at their drives' target pose (VisualShape::drive_target), see-through
+  bool show_drive_targets = true;
   /// Contact arrows: the largest force of the frame is drawn this long, as a fraction of the
   /// view's height at the camera target [-] (so arrows stay readable at any zoom).
   float arrow_length = 0.15f;
+  /// Contact arrows' length ∝ log(1 + f/f₀) instead of f (f₀ = kLogForceFloor of the scale's
+  /// force), so forces a thousand times apart both stay readable.
+  bool contact_force_log = false;
+  /// Contact arrows: the normal and the friction force apart (MuJoCo's "contact split"), else
+  /// one arrow of the total force on A.
+  bool contact_force_split = true;
   bool show_legend = true;  ///< colour bar / contact legend in the overlay
 };
 

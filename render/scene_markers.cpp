@@ -77,8 +77,8 @@ void AddStructureDashes(const VisualFrame& frame, std::vector<Marker>* markers) 
 
 
 void AddContactMarkers(const VisualFrame& frame, const RenderOptions& options, float view_height,
-                       std::vector<Marker>* markers) {
-  const ForceScale scale = ComputeForceScale(frame, options, view_height);
+                       const Eigen::Matrix4f* view_projection, std::vector<Marker>* markers) {
+  const ForceScale scale = ComputeForceScale(frame, options, view_height, view_projection);
   const float arrow_radius = kArrowRadiusPerView * view_height;
   const float point_radius = kContactPointRadiusPerView * view_height;
   const float negligible = kNegligibleForceFraction * scale.max_force;
@@ -92,20 +92,35 @@ void AddContactMarkers(const VisualFrame& frame, const RenderOptions& options, f
     }
     const std::array<float, 3>& stick_slip = contact.sliding ? kSlipColor : kStickColor;
     markers->push_back(MakeSphereMarker(point, point_radius, stick_slip));
+    const Eigen::Vector3f normal = contact.normal_force * Vec(contact.normal);
+    const Eigen::Vector3f friction = Vec(contact.friction_force);
+    if (!options.contact_force_split) {
+      // the total force on A in one arrow, coloured by stick or slip
+      const Eigen::Vector3f total = normal + friction;
+      const float total_norm = total.norm();
+      if (total_norm > negligible && std::isfinite(total_norm)) {
+        const Eigen::Vector3f direction = total / total_norm;
+        markers->push_back(
+            MakeArrowMarker(contact.point, {direction.x(), direction.y(), direction.z()},
+                            ArrowLength(scale, total_norm), arrow_radius, stick_slip));
+      }
+      continue;
+    }
     // normal force on A, along +n from the point
     markers->push_back(MakeArrowMarker(contact.point, contact.normal,
-                                       contact.normal_force * scale.meters_per_newton, arrow_radius,
+                                       ArrowLength(scale, contact.normal_force), arrow_radius,
                                        kNormalForceColor));
     // friction force on A, tangential
-    const Eigen::Vector3f friction = Vec(contact.friction_force);
     const float friction_norm = friction.norm();
     if (friction_norm > negligible && std::isfinite(friction_norm)) {
       const Eigen::Vector3f direction = friction / friction_norm;
       markers->push_back(
           MakeArrowMarker(contact.point, {direction.x(), direction.y(), direction.z()},
-                          friction_norm * scale.meters_per_newton, arrow_radius, stick_slip));
+                          ArrowLength(scale, friction_norm), arrow_radius, stick_slip));
     }
-    AddFrictionEllipse(contact, scale.meters_per_newton, 0.5f * arrow_radius, markers);
+    // the friction limit is drawn only where lengths are linear in force
+    if (!scale.log)
+      AddFrictionEllipse(contact, scale.meters_per_newton, 0.5f * arrow_radius, markers);
   }
 }
 
@@ -179,15 +194,12 @@ void AddConstraints(const VisualFrame& frame, float view_height, std::vector<Mar
     const Eigen::Vector3f anchor = Vec(attachment.anchor);
     if (!anchor.allFinite()) continue;
     markers->push_back(MakeSphereMarker(anchor, hold, kAttachmentColor));
-    const bool held_by_body =
-        attachment.body >= 0 && attachment.body < static_cast<int>(frame.bodies.size());
-    if (!held_by_body) {
+    if (attachment.body == kWorldBody) {
       AddMount(anchor, up, 0.5f * mount, hold, markers);
       continue;
     }
     // the strut the body holds the node by, from its centre of mass
-    const std::array<float, 12>& X = frame.bodies[attachment.body].X_WB;
-    const Eigen::Vector3f com(X[3], X[7], X[11]);
+    const Eigen::Vector3f com = Vec(attachment.body_com);
     const Eigen::Vector3f span = anchor - com;
     const float half = 0.5f * span.norm();
     if (!(half > hold) || !std::isfinite(half)) continue;
@@ -269,19 +281,98 @@ float ViewHeightAtTarget(const OrbitCamera& camera) {
 }
 
 
-ForceScale ComputeForceScale(const VisualFrame& frame, const RenderOptions& options,
-                             float view_height) {
-  ForceScale scale;
-  for (const VisualContact& contact : frame.contacts) {
-    const float friction = Vec(contact.friction_force).norm();
-    for (float force : {contact.normal_force, friction}) {
-      if (std::isfinite(force)) scale.max_force = std::max(scale.max_force, force);
-    }
+namespace {
+
+// the larger of a contact's normal and friction force [N], or 0 when not finite
+float LargerForce(const VisualContact& contact) {
+  float larger = 0;
+  for (float force : {contact.normal_force, Vec(contact.friction_force).norm()}) {
+    if (std::isfinite(force)) larger = std::max(larger, force);
   }
-  if (scale.max_force > 0) {
-    scale.meters_per_newton = options.arrow_length * view_height / scale.max_force;
+  return larger;
+}
+
+
+bool TouchesBody(const VisualContact& contact, std::int32_t body) {
+  return body != kWorldBody && contact.lane == 0 &&
+         (contact.body_a == body || contact.body_b == body);
+}
+
+
+// an arrow's length for `force` [N] at `scale` before clipping [m]
+float UnclippedLength(const ForceScale& scale, float force) {
+  if (!(force > 0) || !(scale.max_force > 0)) return 0;
+  if (!scale.log) return force * scale.meters_per_newton;
+  return scale.reference_length * std::log1p(force / (kLogForceFloor * scale.max_force)) /
+         std::log1p(1 / kLogForceFloor);
+}
+
+
+// the contact point lies inside the view frustum of `view_projection` (world → Vulkan clip)
+bool InView(const VisualContact& contact, const Eigen::Matrix4f& view_projection) {
+  const Eigen::Vector4f clip = view_projection * Vec(contact.point).homogeneous();
+  return clip.w() > 0 && std::abs(clip.x()) <= clip.w() && std::abs(clip.y()) <= clip.w() &&
+         clip.z() >= 0 && clip.z() <= clip.w();
+}
+
+}  // namespace
+
+
+ForceScale ComputeForceScale(const VisualFrame& frame, const RenderOptions& options,
+                             float view_height, const Eigen::Matrix4f* view_projection) {
+  ForceScale scale;
+  scale.log = options.contact_force_log;
+  scale.reference_length = options.arrow_length * view_height;
+  // the reference contacts: the selected body's, else those in view, else all
+  const auto fit = [&](auto&& counts) {
+    float largest = 0;
+    for (const VisualContact& contact : frame.contacts) {
+      if (counts(contact)) largest = std::max(largest, LargerForce(contact));
+    }
+    return largest;
+  };
+  scale.max_force =
+      fit([&](const VisualContact& c) { return TouchesBody(c, frame.selected_body); });
+  scale.reference = ForceScaleReference::kSelectedBody;
+  if (!(scale.max_force > 0) && view_projection != nullptr) {
+    scale.max_force = fit([&](const VisualContact& c) { return InView(c, *view_projection); });
+    scale.reference = ForceScaleReference::kInView;
+  }
+  if (!(scale.max_force > 0) && view_projection == nullptr) {
+    scale.max_force = fit([](const VisualContact&) { return true; });
+    scale.reference = ForceScaleReference::kAll;
+  }
+  if (!(scale.max_force > 0)) {
+    scale.max_force = 0;
+    scale.reference = ForceScaleReference::kNone;
+    return scale;
+  }
+  scale.meters_per_newton = scale.reference_length / scale.max_force;
+  const float longest = kMaxArrowFactor * scale.reference_length;
+  for (const VisualContact& contact : frame.contacts) {
+    if (UnclippedLength(scale, LargerForce(contact)) > longest) ++scale.clipped;
   }
   return scale;
+}
+
+
+float ArrowLength(const ForceScale& scale, float force) {
+  return std::min(UnclippedLength(scale, force), kMaxArrowFactor * scale.reference_length);
+}
+
+
+const char* ForceScaleReferenceName(ForceScaleReference reference) {
+  switch (reference) {
+    case ForceScaleReference::kSelectedBody:
+      return "the selected body's contacts";
+    case ForceScaleReference::kInView:
+      return "contacts in view";
+    case ForceScaleReference::kAll:
+      return "all contacts";
+    case ForceScaleReference::kNone:
+      break;
+  }
+  return "no contacts";
 }
 
 
@@ -307,9 +398,9 @@ Marker MakeArrowMarker(const std::array<float, 3>& from, const std::array<float,
 
 
 void BuildMarkers(const VisualFrame& frame, const RenderOptions& options, float view_height,
-                  std::vector<Marker>* markers) {
+                  std::vector<Marker>* markers, const Eigen::Matrix4f* view_projection) {
   if (options.view == ViewMode::kContacts) {
-    AddContactMarkers(frame, options, view_height, markers);
+    AddContactMarkers(frame, options, view_height, view_projection, markers);
   }
   if (options.view == ViewMode::kStructure) AddStructureDashes(frame, markers);
   if (options.show_joint_frames) AddJointFrames(frame, view_height, markers);

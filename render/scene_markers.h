@@ -77,14 +77,38 @@ std::array<float, 3> GrainColor(float strength);
 /// Height of the view at the camera's target, 2·d·tan(fov/2) [m].
 float ViewHeightAtTarget(const OrbitCamera& camera);
 
-/// Force-to-length scale of the contact arrows [m/N], and the force it was fitted to [N] (the
-/// largest normal or friction force of the frame; 0 when there is none).
+/// Which contacts the arrows' scale was fitted to: those touching the selected body when it has
+/// any, else those in view (inside the camera's frustum), else all of the frame's.
+enum class ForceScaleReference { kNone = 0, kSelectedBody, kInView, kAll };
+
+/// With the log option, f₀ of the arrow length log(1 + f/f₀) as a fraction of the scale's force.
+inline constexpr float kLogForceFloor = 1e-2f;
+/// Arrows are never drawn longer than this many times the scale's arrow (longer ones are clipped
+/// to it and counted in ForceScale::clipped).
+inline constexpr float kMaxArrowFactor = 2.0f;
+
+/// Force-to-length scale of the contact arrows: the force `max_force` [N] (the largest normal or
+/// friction force of the reference contacts; 0 when there is none) is drawn `reference_length`
+/// [m] long (RenderOptions::arrow_length of the view height), linearly at `meters_per_newton`
+/// [m/N] or on a log scale.
 struct ForceScale {
   float meters_per_newton = 0;
   float max_force = 0;
+  float reference_length = 0;
+  bool log = false;
+  ForceScaleReference reference = ForceScaleReference::kNone;
+  int clipped = 0;  ///< arrows of the frame longer than kMaxArrowFactor × reference_length
 };
+/// The scale of the frame's contact arrows in a view `view_height` high at the camera's target.
+/// With `view_projection` (world → Vulkan clip) only contacts inside the view fit it, unless
+/// the selected body touches some (then those do).
 ForceScale ComputeForceScale(const VisualFrame& frame, const RenderOptions& options,
-                             float view_height);
+                             float view_height, const Eigen::Matrix4f* view_projection = nullptr);
+/// The drawn length of an arrow of `force` [N] ≥ 0 at `scale` [m], at most kMaxArrowFactor ×
+/// the reference length.
+float ArrowLength(const ForceScale& scale, float force);
+/// "the selected body's contacts", "contacts in view", "all contacts" or "no contacts".
+const char* ForceScaleReferenceName(ForceScaleReference reference);
 
 /// An arrow from `from` along unit `direction`, `length` [m] long (head included) with shaft
 /// radius `radius` [m] (thinned so the head never exceeds the length).
@@ -112,7 +136,9 @@ Marker MakeBarMarker(const Eigen::Vector3f& centre, const Eigen::Vector3f& along
 /// λ_n² (digest nsn-and-friction.md §2.12), drawn to the force arrows' scale around the contact
 /// point in its tangent plane (semi-axes μ_t·λ_n along t and μ_b·λ_n along b), so a sliding
 /// contact's friction arrow ends on it.
+/// `view_projection` (world → Vulkan clip), when given, fits the contact arrows' scale to the
+/// contacts in view (ComputeForceScale).
 void BuildMarkers(const VisualFrame& frame, const RenderOptions& options, float view_height,
-                  std::vector<Marker>* markers);
+                  std::vector<Marker>* markers, const Eigen::Matrix4f* view_projection = nullptr);
 
 }  // namespace sim::render

@@ -64,6 +64,8 @@ constexpr float kMinHazeStart = 25.0f;  // [m]
 // contacts view: bodies this opaque, so arrows inside them show; collision geometry over visuals
 constexpr float kSeeThroughOpacity = 0.35f;
 constexpr std::array<float, 4> kCollisionColor = {1.0f, 0.3f, 0.0f, 0.55f};
+// ghosts at the drives' target pose: a faint green, see-through
+constexpr std::array<float, 4> kDriveTargetColor = {0.25f, 0.85f, 0.45f, 0.3f};
 // hidden parts of markers are drawn this opaque
 constexpr float kGhostOpacity = 0.3f;
 // uploaded meshes unused for this many frames (beyond those in flight) are released
@@ -475,6 +477,12 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
     }
     const int kind = MeshKindOf(shape.type);
     if (kind == kMeshKindCount) continue;
+    if (shape.drive_target) {
+      if (!options.show_drive_targets) continue;
+      unit_buckets[kSeeThroughPass * kMeshKindCount + kind].push_back(
+          MakeInstance(shape.X_WS, scale, kDriveTargetColor));
+      continue;
+    }
     if (shape.collision_only) {
       if (!options.show_collision) continue;
       unit_buckets[kCollisionPass * kMeshKindCount + kind].push_back(
@@ -504,17 +512,27 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
       color = kCollisionColor;
       params = {0, params[1], 0, 0};
     }
+    if (instance.drive_target) {
+      if (!options.show_drive_targets) continue;
+      pass = kSeeThroughPass;
+      color = kDriveTargetColor;
+      params = {0, 0, 0, 0};
+    }
     const GpuAssets::Mesh& mesh = GpuMesh(frame, instance.mesh);
     const int level = level_of_detail(mesh, Translation(instance.X_WS));
     mesh_buckets[(instance.mesh * kPassCount + pass) * kLodCount + level].push_back(
         MakeInstance(instance.X_WS, {1, 1, 1, 0}, color, params));
-    if (pass != kCollisionPass)
+    if (pass != kCollisionPass && !instance.drive_target)
       casters.push_back({Translation(instance.X_WS), mesh.bounding_radius});
   }
 
   // markers sized to the view
   markers.clear();
-  BuildMarkers(frame, options, ViewHeightAtTarget(camera), &markers);
+  const Eigen::Matrix4f view_projection =
+      camera.ProjectionMatrix(static_cast<float>(extent.width) /
+                              static_cast<float>(std::max(extent.height, 1u))) *
+      camera.ViewMatrix();
+  BuildMarkers(frame, options, ViewHeightAtTarget(camera), &markers, &view_projection);
   for (const Marker& marker : markers) {
     const int kind = marker.mesh == MarkerMesh::kArrow    ? kArrowMesh
                      : marker.mesh == MarkerMesh::kSphere ? kSphereMesh

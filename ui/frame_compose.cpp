@@ -23,9 +23,10 @@ void Translate(const Vec3& offset, std::array<float, 3>* p) {
 }  // namespace
 
 
-void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* view) {
+void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, int lane_index,
+                     VisualFrame* view) {
   for (VisualShape shape : lane.shapes) {
-    if (shape.body == kWorldBody) continue;
+    if (shape.body == kWorldBody && !shape.particle) continue;
     Translate(offset, &shape.X_WS);
     view->shapes.push_back(shape);
   }
@@ -46,7 +47,23 @@ void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* v
   }
   for (VisualContact contact : lane.contacts) {
     Translate(offset, &contact.point);
+    contact.lane = lane_index;
     view->contacts.push_back(contact);
+  }
+  // what holds the lane's bodies: joint anchors, attachments and fixed nodes, moved with it
+  for (VisualJoint joint : lane.joints) {
+    Translate(offset, &joint.X_WJ);
+    view->joints.push_back(joint);
+  }
+  for (VisualAttachment attachment : lane.attachments) {
+    Translate(offset, &attachment.particle);
+    Translate(offset, &attachment.anchor);
+    Translate(offset, &attachment.body_com);
+    view->attachments.push_back(attachment);
+  }
+  for (std::array<float, 3> node : lane.fixed_particles) {
+    Translate(offset, &node);
+    view->fixed_particles.push_back(node);
   }
   for (VisualStructureGlyph glyph : lane.structure_glyphs) {
     if (glyph.on_world) continue;

@@ -15,10 +15,11 @@ struct State;
 
 namespace sim::ui {
 
-/// Appends the moving parts of `lane` (bodies' shapes and meshes, soft bodies, contacts, the
-/// structure glyphs not on the world) to
-/// `*view`, translated by `offset` [m]. Mesh assets are shared (deduplicated by pointer).
-void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, VisualFrame* view);
+/// Appends the moving parts of `lane` (bodies' shapes and meshes, soft bodies, contacts marked
+/// with `lane_index`, the structure glyphs not on the world) to `*view`, translated by `offset`
+/// [m]. Mesh assets are shared (deduplicated by pointer).
+void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, int lane_index,
+                     VisualFrame* view);
 
 /// Offset [m] between neighbouring lanes along the unit vector `across` (e.g. the camera's right
 /// axis): the extent of the scene's dynamic bodies and particles along `across`, plus a gap of a

@@ -36,6 +36,7 @@
 #include "ui/panels/convergence_panel.h"
 #include "ui/panels/diagnostics_panel.h"
 #include "ui/panels/help_panel.h"
+#include "ui/panels/inspector_panel.h"
 #include "ui/panels/paint_panel.h"
 #include "ui/panels/scene_panel.h"
 #include "ui/panels/solver_panel.h"
@@ -62,10 +63,13 @@ constexpr const char* kOpenFileFilter =
 // default client size: fits a 1366x768 laptop screen with room for the taskbar
 constexpr int kDefaultWidth = 1280;
 constexpr int kDefaultHeight = 800;
-// width of the scene dock at start [px]
+// width of the scene dock at start [px], at most this fraction of the window's
 constexpr int kSceneDockWidth = 400;
-// width of the convergence and statistics docks when shown from the command line [px]
+constexpr double kSceneDockFraction = 0.24;
+// width of the plot and table docks when shown from the command line [px], at most this fraction
+// of the window's (so at 1280 px the viewport keeps half of the width with both sides open)
 constexpr int kPlotDockWidth = 520;
+constexpr double kPlotDockFraction = 0.3;
 // height of the diagnostics dock when it appears [px]: about six rows
 constexpr int kDiagnosticsDockHeight = 150;
 // frame-rate label refresh period [ms]; matches the meter's averaging window
@@ -126,7 +130,9 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
     size = size.boundedTo(screen->availableSize());
   }
   resize(size);
-  resizeDocks({scene_panel_}, {kSceneDockWidth}, Qt::Horizontal);
+  resizeDocks({scene_panel_},
+              {std::min(kSceneDockWidth, static_cast<int>(kSceneDockFraction * size.width()))},
+              Qt::Horizontal);
   ShowEmptyScene();
 }
 
@@ -317,17 +323,25 @@ void MainWindow::CreateDocks() {
   statistics_panel_ = new StatisticsPanel(this);
   addDockWidget(Qt::RightDockWidgetArea, statistics_panel_);
   tabifyDockWidget(convergence_panel_, statistics_panel_);
+  inspector_panel_ = new InspectorPanel(this);
+  addDockWidget(Qt::RightDockWidgetArea, inspector_panel_);
+  tabifyDockWidget(statistics_panel_, inspector_panel_);
   convergence_panel_->raise();
-  // the plots and the table on demand: the viewport keeps the room by default
+  // the plots and the tables on demand: the viewport keeps the room by default
   convergence_panel_->hide();
   statistics_panel_->hide();
+  inspector_panel_->hide();
 
+  // the right side's panels are tabs of one dock, so opening many keeps the viewport's width
   paint_panel_ = new PaintPanel(this);
   addDockWidget(Qt::RightDockWidgetArea, paint_panel_);
+  tabifyDockWidget(inspector_panel_, paint_panel_);
   paint_panel_->hide();
   teleop_panel_ = new TeleopPanel(this);
   addDockWidget(Qt::RightDockWidgetArea, teleop_panel_);
+  tabifyDockWidget(paint_panel_, teleop_panel_);
   teleop_panel_->hide();
+  tabifyDockWidget(teleop_panel_, help_panel_);
 
   diagnostics_panel_ = new DiagnosticsPanel(this);
   addDockWidget(Qt::BottomDockWidgetArea, diagnostics_panel_);
@@ -341,6 +355,7 @@ void MainWindow::CreateDocks() {
     panels->addAction(solver_panel_->toggleViewAction());
     panels->addAction(convergence_panel_->toggleViewAction());
     panels->addAction(statistics_panel_->toggleViewAction());
+    panels->addAction(inspector_panel_->toggleViewAction());
     panels->addAction(paint_panel_->toggleViewAction());
     panels->addAction(teleop_panel_->toggleViewAction());
     panels->addAction(diagnostics_panel_->toggleViewAction());
@@ -425,8 +440,7 @@ void MainWindow::ConnectSimulation() {
           [this](int substeps) { bridge_->Send(command::SetSubsteps{substeps}); });
 
   // the viewport's clicks and ctrl+drags become rays
-  connect(viewport_, &VulkanViewport::PickRequested, this,
-          [this](const QPointF& p) { SendRay(p, kPickRay); });
+  connect(viewport_, &VulkanViewport::PickRequested, this, &MainWindow::OnClick);
   connect(viewport_, &VulkanViewport::DragStarted, this,
           [this](const QPointF& p) { SendRay(p, kBeginDragRay); });
   connect(viewport_, &VulkanViewport::DragMoved, this,
@@ -465,6 +479,7 @@ bool MainWindow::ShowPanels(const QStringList& names, QStringList* unknown) {
       {QStringLiteral("solver"), solver_panel_},
       {QStringLiteral("convergence"), convergence_panel_},
       {QStringLiteral("statistics"), statistics_panel_},
+      {QStringLiteral("inspector"), inspector_panel_},
       {QStringLiteral("paint"), paint_panel_},
       {QStringLiteral("teleop"), teleop_panel_},
       {QStringLiteral("help"), help_panel_},
@@ -479,11 +494,32 @@ bool MainWindow::ShowPanels(const QStringList& names, QStringList* unknown) {
     found->second->show();
     found->second->raise();
     // the plots need room to be read
-    if (found->second == convergence_panel_ || found->second == statistics_panel_) {
-      resizeDocks({found->second}, {kPlotDockWidth}, Qt::Horizontal);
+    if (found->second == convergence_panel_ || found->second == statistics_panel_ ||
+        found->second == inspector_panel_) {
+      resizeDocks({found->second},
+                  {std::min(kPlotDockWidth, static_cast<int>(kPlotDockFraction * width()))},
+                  Qt::Horizontal);
     }
   }
   return unknown == nullptr || unknown->isEmpty();
+}
+
+
+void MainWindow::OnClick(const QPointF& position) {
+  // in the contacts view a click on a drawn contact point inspects that contact; elsewhere it
+  // selects the body under the cursor (the worker casts the ray)
+  const std::shared_ptr<const SimSnapshot>& snapshot = bridge_->latest();
+  if (snapshot != nullptr && viewport_->render_options().view == render::ViewMode::kContacts) {
+    const int contact =
+        PickContact(snapshot->frame, viewport_->camera(), position, QSizeF(viewport_->size()));
+    if (contact >= 0) {
+      ShowPanels({QStringLiteral("inspector")}, nullptr);
+      inspector_panel_->SelectContact(*snapshot, snapshot->frame.contacts[contact]);
+      viewport_->SetInspectedContact(inspector_panel_->inspected_point());
+      return;
+    }
+  }
+  SendRay(position, kPickRay);
 }
 
 
@@ -591,6 +627,7 @@ void MainWindow::ShowEmptyScene() {
 
 
 void MainWindow::OnSceneChanged(const SimSnapshot& snapshot) {
+  inspector_panel_->ClearContact();
   if (snapshot.model == nullptr) return;
   const Model& model = *snapshot.model;
   const QString name = QString::fromStdString(model.name);
@@ -616,6 +653,8 @@ void MainWindow::OnSnapshot(const SimSnapshot& snapshot) {
   solver_panel_->ShowSnapshot(snapshot);
   convergence_panel_->ShowSnapshot(snapshot);
   statistics_panel_->ShowSnapshot(snapshot, viewport_->fps(), viewport_->frame_ms());
+  inspector_panel_->ShowSnapshot(snapshot);
+  viewport_->SetInspectedContact(inspector_panel_->inspected_point());
   paint_panel_->ShowSnapshot(snapshot);
   teleop_->ShowSnapshot(snapshot);
   // compared lanes carry their solver's name in the viewport

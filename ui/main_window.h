@@ -34,6 +34,7 @@ class CameraMenu;
 class ConvergencePanel;
 class DiagnosticsPanel;
 class HelpPanel;
+class InspectorPanel;
 class KeyFrameMenu;
 class PaintPanel;
 class SceneLoader;
@@ -66,7 +67,8 @@ class MainWindow : public QMainWindow {
   /// diagnostic saying that no scene was found.
   void OpenScene(const QString& path);
 
-  /// Shows and raises the panels named (scene, solver, convergence, statistics, diagnostics);
+  /// Shows and raises the panels named (scene, solver, convergence, statistics, inspector, paint,
+  /// teleop, help, diagnostics);
   /// returns false with the unknown names in `*unknown`.
   bool ShowPanels(const QStringList& names, QStringList* unknown);
 
@@ -84,6 +86,7 @@ class MainWindow : public QMainWindow {
   PaintPanel* paint_panel() const { return paint_panel_; }
   TeleopStation* teleop() const { return teleop_; }
   HelpPanel* help_panel() const { return help_panel_; }
+  InspectorPanel* inspector_panel() const { return inspector_panel_; }
   CameraMenu* camera_menu() const { return camera_menu_; }
   ScenePanel* scene_panel() const { return scene_panel_; }
   /// Saves the painted structure fields beside the scene (File > Save Painted Fields).
@@ -114,6 +117,8 @@ class MainWindow : public QMainWindow {
   void OnLoadCancelled(const QString& path);
   void ShowEmptyScene();
   void OnSceneChanged(const SimSnapshot& snapshot);
+  // a click in the viewport: inspects the contact drawn under it, else picks a body
+  void OnClick(const QPointF& position);
   void OnSnapshot(const SimSnapshot& snapshot);
   void OnOpenSceneTriggered();
   void OnReloadTriggered();
@@ -144,6 +149,7 @@ class MainWindow : public QMainWindow {
   TeleopPanel* teleop_panel_ = nullptr;
   TeleopStation* teleop_ = nullptr;  // the teleop panel's, gizmo's and devices' wiring
   HelpPanel* help_panel_ = nullptr;
+  InspectorPanel* inspector_panel_ = nullptr;
   CameraMenu* camera_menu_ = nullptr;  // View menu: follow, frame, named cameras
   int unsaved_paint_ = 0;              // painted fields not saved, as the worker last said
   QString open_after_save_;            // a scene to open once the painted fields are saved

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -22,6 +23,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/diagnostics_panel.h"
 #include "ui/panels/help_panel.h"
+#include "ui/panels/inspector_panel.h"
 #include "ui/panels/paint_panel.h"
 #include "ui/panels/scene_panel.h"
 #include "ui/scene_loader.h"
@@ -95,9 +97,10 @@ void ScriptedRun::OnFrameRendered(quint64 count) {
       frame % static_cast<quint64>(options_.screenshot_every) == 0) {
     SaveNumberedScreenshot(frame);
   }
-  // the frames are done once a load the script started has ended too
+  // the frames are done once a load the script started has ended too, and the click (after the
+  // steps, which a loaded machine may take longer than the frames) is made
   if (count < target_frame_ || (opened_after_ && window_->scene_loader()->loading()) ||
-      !ReplayOver()) {
+      !ReplayOver() || (options_.click && !clicked_)) {
     PlayScript(frame);
     return;
   }
@@ -198,6 +201,14 @@ void ScriptedRun::PlayScript(quint64 frame) {
     keys_pressed_ = true;
     PressKeys(options_.keys);
   }
+  // exactly `steps` steps from the initial state: paused, reset, stepped
+  if (options_.steps > 0 && !steps_sent_) {
+    steps_sent_ = true;
+    window_->simulation()->Send(command::Pause{});
+    window_->simulation()->Send(command::Reset{});
+    window_->simulation()->Send(command::StepOnce{options_.steps});
+  }
+  if (options_.click && !clicked_) ClickWhenDue(frame);
   if (options_.pause_after > 0 && !paused_ && frame >= static_cast<quint64>(options_.pause_after)) {
     paused_ = true;
     PressKeys({QStringLiteral("Space")});
@@ -209,6 +220,46 @@ void ScriptedRun::PlayScript(quint64 frame) {
               << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
     window_->OpenScene(options_.open_after);
   }
+}
+
+
+// the --click-world click waits at most this many times the frames for its steps
+constexpr quint64 kClickWaitFactor = 20;
+
+
+void ScriptedRun::ClickWhenDue(quint64 frame) {
+  // after the steps (the latest snapshot paused at that step), else at half of the frames
+  const std::shared_ptr<const SimSnapshot>& snapshot = window_->simulation()->latest();
+  const bool stepped = snapshot != nullptr && !snapshot->lanes.empty() && !snapshot->running &&
+                       snapshot->lanes[0].step == static_cast<std::uint64_t>(options_.steps);
+  const quint64 frames = static_cast<quint64>(options_.frames);
+  if (options_.steps > 0 ? !stepped : frame < frames / 2) {
+    // steps that never end (a lane that stopped on a failed step) end the run instead of hanging it
+    if (frame > kClickWaitFactor * frames) {
+      std::cerr << "contact-studio: error: --click-world: the " << options_.steps
+                << " steps were not taken within " << frame << " frames" << std::endl;
+      clicked_ = true;
+      load_failed_ = true;
+    }
+    return;
+  }
+  clicked_ = true;
+  VulkanViewport* viewport = window_->viewport();
+  const Vec3 point(options_.click_world[0], options_.click_world[1], options_.click_world[2]);
+  const std::optional<Eigen::Vector2f> pixel =
+      viewport->camera().ProjectToPixel(point, viewport->width(), viewport->height());
+  if (!pixel) {
+    std::cerr << "contact-studio: error: --click-world: the point is behind the camera"
+              << std::endl;
+    load_failed_ = true;
+    return;
+  }
+  const QPoint at = InViewport(QPointF(pixel->x(), pixel->y()));
+  std::cout << "click at " << at.x() << " " << at.y() << " px (world " << point.x() << " "
+            << point.y() << " " << point.z() << ") at step "
+            << (snapshot != nullptr && !snapshot->lanes.empty() ? snapshot->lanes[0].step : 0)
+            << std::endl;
+  QTest::mouseClick(viewport, Qt::LeftButton, Qt::NoModifier, at);
 }
 
 
@@ -343,6 +394,11 @@ void ScriptedRun::PrintSummary() const {
   std::cout << "camera: target " << camera.target.x() << " " << camera.target.y() << " "
             << camera.target.z() << " distance " << camera.distance << " follow "
             << window_->viewport()->follow_body() << "\n";
+  if (window_->inspector_panel()->isVisible()) {
+    for (const QString& row : window_->inspector_panel()->Rows()) {
+      std::cout << "inspector: " << row.toStdString() << "\n";
+    }
+  }
   if (window_->help_panel()->isVisible()) {
     std::cout << "help: visible, " << window_->help_panel()->row_count() << " rows\n";
   }

@@ -27,8 +27,11 @@
 // With `follow` the camera follows that body from the first frame (as key T with it selected).
 //   lane LABEL: hash H, max speed S m/s, non-finite N, runaway R, stepping|stopped
 //   joint NAME: position P, target T, drive D, taken 0|1   (with --drag-joint)
+//   click at X Y px (world X Y Z)                      (with --click-world)
+//   inspector: SECTION: FIGURE = VALUE                 (the inspector panel's rows, when shown)
 #pragma once
 
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -90,6 +93,13 @@ struct ScriptedRunOptions {
   int keys_every = 0;
   /// > 0: pause the simulation (Space) after this many frames, so later frames draw one state
   int pause_after = 0;
+  /// > 0: at the first frame, pause and take this many steps (as the Right key), so later frames
+  /// draw the state after exactly that many steps
+  int steps = 0;
+  /// a left click at the pixel where world point `click_world` [m] is seen, once `steps` are
+  /// taken (else at half of the frames); off when `click` is false
+  bool click = false;
+  std::array<double, 3> click_world = {0, 0, 0};
   /// > 0: print the resident memory when counting starts and every this many frames
   int memory_log_every = 0;
 };
@@ -114,6 +124,8 @@ class ScriptedRun : public QObject {
   void PlayScript(quint64 frame);
   void PressKeys(const QStringList& names);
   void CancelLoadWhenShown();
+  // the --click-world click, once it is due
+  void ClickWhenDue(quint64 frame);
   void LogMemory(quint64 frame) const;
   // the --screenshot-every shot of `frame`
   void SaveNumberedScreenshot(quint64 frame);
@@ -143,6 +155,8 @@ class ScriptedRun : public QObject {
   bool keys_pressed_ = false;
   bool joint_dragged_ = false;
   bool paused_ = false;
+  bool steps_sent_ = false;
+  bool clicked_ = false;
   bool teleop_on_ = false;
   bool recording_started_ = false;
   bool replay_started_ = false;

@@ -26,6 +26,7 @@
 #include "engine/dynamics/constraint_rows.h"
 #include "engine/step/pipeline.h"
 #include "engine/teleop/teleop_pick.h"
+#include "engine/visual/drive_ghosts.h"
 #include "ui/frame_compose.h"
 
 namespace sim::ui {
@@ -782,8 +783,15 @@ void SimWorker::Publish() {
     // (with the last step's contacts and forces, for the contacts view)
     if (k == 0) {
       FillVisualFrame(model, state, &simulation.contacts(), &snapshot.frame);
+      // where the drives pull the robot: the commanded targets, else the ones the drives saw
+      std::vector<Real> targets = simulation.control().joint_target_position;
+      const std::vector<Real>& driven = simulation.drive_control().joint_target_position;
+      for (std::size_t j = 0; j < targets.size() && j < driven.size(); ++j) {
+        if (!std::isfinite(targets[j])) targets[j] = driven[j];
+      }
+      AppendDriveTargetGhosts(model, state, targets, &snapshot.frame);
     } else {
-      AppendLaneFrame(MakeVisualFrame(model, state, simulation.contacts()), k * lane_offset_,
+      AppendLaneFrame(MakeVisualFrame(model, state, simulation.contacts()), k * lane_offset_, k,
                       &snapshot.frame);
     }
 

@@ -92,6 +92,8 @@ const std::vector<MouseGesture>& StudioMouseGestures() {
       {"Right or middle drag, Shift+left drag", "Pan"},
       {"Wheel", "Zoom"},
       {"Click, double click", "Select the body under the cursor (nothing: clear)"},
+      {"Click a contact point in the contacts view",
+       "Inspect that contact (View > Panels > Inspector: gap, forces, cone, stick or slip)"},
       {"Ctrl+left drag", "Pull the body or FEM node under the cursor with a spring"},
       {"Left drag in paint mode (Alt+drag orbits)", "Paint a structure field"},
       {"Left drag on the gizmo in teleop mode", "Move (arrows) or turn (rings) the target"},

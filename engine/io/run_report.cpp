@@ -9,6 +9,8 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include "engine/visual/visual_frame.h"
+
 namespace sim::io {
 
 namespace {
@@ -533,14 +535,7 @@ namespace {
 
 // the name of a contact side: its soft body, particle or body, or "world"
 std::string ContactSideName(const Model& model, const ContactSide& side) {
-  if (side.soft_body >= 0 && side.soft_body < static_cast<int>(model.soft_bodies.size())) {
-    return model.soft_bodies[side.soft_body].name;
-  }
-  if (side.is_particle() && side.particle() < model.particle_count()) {
-    return model.particle_name[side.particle()];
-  }
-  if (side.body >= 0 && side.body < model.body_count()) return model.body_name[side.body];
-  return "world";
+  return sim::ContactSideName(model, side.body, side.particle(), side.soft_body);
 }
 
 }  // namespace

@@ -3,9 +3,13 @@
 //   {"name": "...", "time": s,
 //    "bodies": {"body": {"position": [m], "rpy_deg" | "quaternion_wxyz",
 //                        "velocity": [m/s], "angular_velocity": [rad/s]}, ...},
+//    "positions": {"joint": rad|m, ...}, "positions_deg": {"joint": deg, ...},
 //    "targets": {"joint": rad|m, ...}, "targets_deg": {"joint": deg, ...}}
 // (joints named as in the script, scene_targets.h) and starts from the scene's initial state:
-// what it does not name keeps its initial value.
+// what it does not name keeps its initial value. Joint positions move the bodies below those
+// joints through the tree (PosesAtJointPositions) before `bodies` places any body; a driven joint
+// given a position and no target is commanded to hold it.
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -14,6 +18,7 @@
 
 #include "engine/io/scene_reader.h"
 #include "engine/io/scene_targets.h"
+#include "engine/kinematics/kinematic_chain.h"
 #include "engine/state/control.h"
 
 namespace sim::io {
@@ -71,7 +76,9 @@ void ReadKeyFrames(SceneReader& reader, const JsonValue& root, const Model& mode
     const JsonValue& key = keys->items()[i];
     const std::string what = "key frame " + std::to_string(i);
     if (!reader.ExpectType(key, JsonValue::Type::kObject, what)) continue;
-    reader.CheckKeys(key, {"name", "time", "bodies", "targets", "targets_deg"}, what);
+    reader.CheckKeys(
+        key, {"name", "time", "positions", "positions_deg", "bodies", "targets", "targets_deg"},
+        what);
     KeyFrame frame;
     frame.state = initial_state;
     frame.control = MakeControl(model);
@@ -92,12 +99,30 @@ void ReadKeyFrames(SceneReader& reader, const JsonValue& root, const Model& mode
       ok = false;
     }
     ok &= reader.ReadNumber(key, "time", &frame.state.time, 0, kMaxKeyFrameTime, what);
+    // joint positions: the bodies below them moved through the tree, then `bodies` on top
+    std::map<int, std::string> positioned;
+    std::vector<std::pair<int, double>> positions;
+    ok &= ReadJointTargets(reader, key, "positions", false, model, &positioned, &positions, what,
+                           JointValues::kPositions);
+    ok &= ReadJointTargets(reader, key, "positions_deg", true, model, &positioned, &positions, what,
+                           JointValues::kPositions);
+    if (!positions.empty()) {
+      std::vector<Real> q(model.joint_count(), NAN);
+      for (const auto& [joint, position] : positions) q[joint] = position;
+      frame.state.body_X_WB = PosesAtJointPositions(model, frame.state, q);
+    }
     ok &= ReadKeyFrameBodies(reader, key, model, &frame.state, what);
-    // the targets as a script's keyframe names them, commanded from the key frame on
+    // the targets as a script's keyframe names them, commanded from the key frame on; a driven
+    // joint given only a position holds it
     std::map<int, std::string> named;
     std::vector<std::pair<int, double>> targets;
     ok &= ReadJointTargets(reader, key, "targets", false, model, &named, &targets, what);
     ok &= ReadJointTargets(reader, key, "targets_deg", true, model, &named, &targets, what);
+    for (const auto& [joint, position] : positions) {
+      if (DrivableJoint(model, joint) && named.count(joint) == 0) {
+        frame.control.joint_target_position[joint] = position;
+      }
+    }
     for (const auto& [joint, target] : targets) frame.control.joint_target_position[joint] = target;
     if (ok) key_frames->push_back(std::move(frame));
   }

@@ -53,7 +53,16 @@ bool ReadTargets(SceneReader& reader, const JsonValue& keyframe, const char* key
 
 bool ReadJointTargets(SceneReader& reader, const JsonValue& object, const char* key, bool degrees,
                       const Model& model, std::map<int, std::string>* named,
-                      std::vector<std::pair<int, double>>* out, const std::string& what) {
+                      std::vector<std::pair<int, double>>* out, const std::string& what,
+                      JointValues kind) {
+  const bool positions = kind == JointValues::kPositions;
+  const auto accepts = [&](int j) {
+    const JointType type = model.joint_type[j];
+    return positions ? type == JointType::kRevolute || type == JointType::kContinuous ||
+                           type == JointType::kPrismatic
+                     : DrivableJoint(model, j);
+  };
+  const char* verb = positions ? " sets the position of" : " targets";
   const JsonValue* targets = object.Find(key);
   if (targets == nullptr) return true;
   if (!reader.ExpectType(*targets, JsonValue::Type::kObject, what + " '" + key + "'")) return false;
@@ -72,24 +81,27 @@ bool ReadJointTargets(SceneReader& reader, const JsonValue& object, const char* 
                    : model.joint_name[j] != pattern) {
         continue;
       }
-      // with a wildcard, joints that cannot be driven (fixed, undriven) are simply not matched
-      if (wildcard && !DrivableJoint(model, j)) continue;
+      // with a wildcard, joints that cannot take the value (fixed, undriven) are not matched
+      if (wildcard && !accepts(j)) continue;
       ++matched;
       const std::string& name = model.joint_name[j];
-      if (!DrivableJoint(model, j)) {
-        reader.Error(value, what + " targets joint '" + name + "', which has no drive (give it a " +
-                                "'drive' in 'joints', or its robot a 'hold_pose')");
+      if (!accepts(j)) {
+        reader.Error(value, what + verb + " joint '" + name +
+                                (positions ? "', which is not revolute, continuous or prismatic"
+                                           : "', which has no drive (give it a 'drive' in "
+                                             "'joints', or its robot a 'hold_pose')"));
         ok = false;
         continue;
       }
       if (degrees && model.joint_type[j] == JointType::kPrismatic) {
-        reader.Error(value, what + " gives prismatic joint '" + name +
-                                " a target in degrees; use 'targets' (metres)");
+        reader.Error(value, what + " gives prismatic joint '" + name + " a " +
+                                (positions ? "position" : "target") + " in degrees; use '" +
+                                (positions ? "positions" : "targets") + "' (metres)");
         ok = false;
         continue;
       }
       if (!named->emplace(j, pattern).second) {
-        reader.Error(value, what + " targets joint '" + name + "' twice (by '" + named->at(j) +
+        reader.Error(value, what + verb + " joint '" + name + "' twice (by '" + named->at(j) +
                                 "' and by '" + pattern + "')");
         ok = false;
         continue;
@@ -97,7 +109,8 @@ bool ReadJointTargets(SceneReader& reader, const JsonValue& object, const char* 
       const double position = degrees ? target * kDegToRad : target;
       if (model.joint_limited[j] &&
           (position < model.joint_lower[j] - 1e-12 || position > model.joint_upper[j] + 1e-12)) {
-        reader.Warning(value, what + " target " + FormatNumber(position) + " of joint '" + name +
+        reader.Warning(value, what + (positions ? " position " : " target ") +
+                                  FormatNumber(position) + " of joint '" + name +
                                   "' is outside its limits [" + FormatNumber(model.joint_lower[j]) +
                                   ", " + FormatNumber(model.joint_upper[j]) +
                                   "]; the joint stops at the limit");
@@ -105,10 +118,14 @@ bool ReadJointTargets(SceneReader& reader, const JsonValue& object, const char* 
       out->emplace_back(j, position);
     }
     if (matched == 0) {
-      reader.Error(value, what +
-                              (wildcard ? " pattern '" + pattern + "' matches no driven joint"
-                                        : " names unknown joint '" + pattern + "'") +
-                              " (joints with drives: " + DrivableJointNames(model) + ")");
+      const std::string kinds =
+          positions ? "revolute, continuous or prismatic joint" : "driven joint";
+      reader.Error(value,
+                   what +
+                       (wildcard ? " pattern '" + pattern + "' matches no " + kinds
+                                 : " names unknown joint '" + pattern + "'") +
+                       (positions ? std::string()
+                                  : " (joints with drives: " + DrivableJointNames(model) + ")"));
       ok = false;
     }
   }

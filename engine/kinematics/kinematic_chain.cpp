@@ -1,6 +1,7 @@
 #include "engine/kinematics/kinematic_chain.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "engine/dynamics/constraint_rows.h"
@@ -27,13 +28,6 @@ bool Actuated(JointType type) {
 }
 
 
-// the joint motion M(q): rotation q about the axis or translation q along it, joint frame
-Pose JointMotion(JointType type, const Vec3& axis, Real q) {
-  if (type == JointType::kPrismatic) return Pose{q * axis, Quat::Identity()};
-  return Pose{Vec3::Zero(), Quat(Eigen::AngleAxis<Real>(q, axis))};
-}
-
-
 // a frame or body by name: its body and the frame in the body frame; false when unknown
 bool FindFrameOrBody(const Model& model, const std::string& name, int* body, Pose* X_BF) {
   const int frame = model.FindFrame(name);
@@ -48,6 +42,55 @@ bool FindFrameOrBody(const Model& model, const std::string& name, int* body, Pos
 }
 
 }  // namespace
+
+
+Pose JointMotion(JointType type, const Vec3& axis, Real q) {
+  if (type == JointType::kPrismatic) return Pose{q * axis, Quat::Identity()};
+  return Pose{Vec3::Zero(), Quat(Eigen::AngleAxis<Real>(q, axis))};
+}
+
+
+std::vector<Pose> PosesAtJointPositions(const Model& model, const State& state,
+                                        const std::vector<Real>& positions) {
+  const int bodies = model.body_count();
+  std::vector<int> parent_joint(bodies, -1);
+  for (int j = 0; j < model.joint_count(); ++j) {
+    const int child = model.joint_child[j];
+    if (child >= 0 && child < bodies && parent_joint[child] < 0) parent_joint[child] = j;
+  }
+  // each body after its parent: memoised walk towards the root
+  std::vector<Pose> poses(bodies);
+  std::vector<char> done(bodies, 0);
+  std::vector<int> path;
+  for (int b = 0; b < bodies; ++b) {
+    for (int at = b; at >= 0 && !done[at] && path.size() <= static_cast<std::size_t>(bodies);) {
+      path.push_back(at);
+      const int j = parent_joint[at];
+      at = j < 0 ? -1 : model.joint_parent[j];
+    }
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      const int body = *it;
+      const int j = parent_joint[body];
+      const int parent = j < 0 ? kWorldBody : model.joint_parent[j];
+      if (j < 0 || (parent != kWorldBody && !done[parent])) {
+        poses[body] = state.body_X_WB[body];  // a root (or a loop): as it is
+      } else {
+        const Pose X_WP = parent == kWorldBody ? Pose{} : poses[parent];
+        const Pose X_WP_now = parent == kWorldBody ? Pose{} : state.body_X_WB[parent];
+        const Real q = j < static_cast<int>(positions.size()) ? positions[j] : Real(NAN);
+        poses[body] =
+            Actuated(model.joint_type[j]) && std::isfinite(q)
+                ? X_WP * model.joint_X_PJ[j] *
+                      JointMotion(model.joint_type[j], model.joint_axis[j].normalized(), q) *
+                      model.joint_X_CJ[j].Inverse()
+                : X_WP * (X_WP_now.Inverse() * state.body_X_WB[body]);
+      }
+      done[body] = 1;
+    }
+    path.clear();
+  }
+  return poses;
+}
 
 
 Expected<KinematicChain> BuildKinematicChain(const Model& model, int base_body, int tip_body,

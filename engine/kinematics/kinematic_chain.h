@@ -69,4 +69,14 @@ Pose ChainForwardKinematics(const KinematicChain& chain, const Pose& X_WBase, co
 Pose ChainForwardKinematics(const KinematicChain& chain, const Pose& X_WBase, const VecX& q,
                             Jacobian6* jacobian);
 
+/// The joint motion M(q) in the joint frame: rotation q [rad] about unit `axis` (revolute,
+/// continuous) or translation q [m] along it (prismatic).
+Pose JointMotion(JointType type, const Vec3& axis, Real q);
+
+/// World poses of every body with the 1-dof joints at `positions` (one per joint, NaN: as in
+/// `state`) [rad|m], composed from each tree's root as the chain's FK does; other joints and
+/// roots keep their pose in `state` relative to their parent. Drawn as the drives' target pose.
+std::vector<Pose> PosesAtJointPositions(const Model& model, const State& state,
+                                        const std::vector<Real>& positions);
+
 }  // namespace sim

@@ -19,18 +19,6 @@ namespace sim {
 
 namespace {
 
-// row-major 3×4 [R | p] of a pose, in float
-std::array<float, 12> ToRows(const Pose& X) {
-  std::array<float, 12> rows;
-  const Mat3 R = X.q.toRotationMatrix();
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c) rows[r * 4 + c] = static_cast<float>(R(r, c));
-    rows[r * 4 + 3] = static_cast<float>(X.p[r]);
-  }
-  return rows;
-}
-
-
 std::array<float, 3> ToFloat(const Vec3& v) {
   return {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
 }
@@ -90,7 +78,7 @@ void AddShapes(const Model& model, const State& state, const std::vector<char>& 
   for (int s = 0; s < model.shape_count(); ++s) {
     const ShapeGeometry& geometry = model.shape_geometry[s];
     const int body = model.shape_body[s];
-    const std::array<float, 12> X_WS = ToRows(WorldPose(state, body, model.shape_X_BS[s]));
+    const std::array<float, 12> X_WS = PoseToRows(WorldPose(state, body, model.shape_X_BS[s]));
     const auto& rgb = model.shape_color[s];
     const std::array<float, 4> color = {rgb[0], rgb[1], rgb[2], 1.0f};
     // the world keeps its shapes (ground) even when it has visuals
@@ -124,7 +112,7 @@ void AddShapes(const Model& model, const State& state, const std::vector<char>& 
 void AddVisuals(const Model& model, const State& state, MeshTable* mesh_table, VisualFrame* frame) {
   for (int v = 0; v < model.visual_count(); ++v) {
     const int body = model.visual_body[v];
-    const std::array<float, 12> X_WV = ToRows(WorldPose(state, body, model.visual_X_BV[v]));
+    const std::array<float, 12> X_WV = PoseToRows(WorldPose(state, body, model.visual_X_BV[v]));
     const ShapeGeometry& geometry = model.visual_geometry[v];
     if (geometry.type == ShapeType::kMesh) {
       if (!model.visual_mesh[v]) continue;
@@ -160,13 +148,14 @@ void AddFreeParticles(const Model& model, const State& state, VisualFrame* frame
     VisualShape shape;
     shape.type = ShapeType::kSphere;
     shape.size = {static_cast<float>(model.particle_radius[p]), 0, 0};
-    shape.X_WS = ToRows(Pose{state.particle_x_W[p], Quat::Identity()});
+    shape.X_WS = PoseToRows(Pose{state.particle_x_W[p], Quat::Identity()});
     const int material =
         p < static_cast<int>(model.particle_material.size()) ? model.particle_material[p] : -1;
     const bool has_material = material >= 0 && material < static_cast<int>(model.materials.size());
     const std::array<float, 3> rgb =
         has_material ? model.materials[material].color : std::array<float, 3>{0.7f, 0.7f, 0.7f};
     shape.color = {rgb[0], rgb[1], rgb[2], 1.0f};
+    shape.particle = true;
     frame->shapes.push_back(shape);
   }
 }
@@ -182,6 +171,7 @@ void AddHolds(const Model& model, const State& state, VisualFrame* frame) {
     out.anchor = ToFloat(body == kWorldBody ? model.attachment_p_B[a]
                                             : state.body_X_WB[body] * model.attachment_p_B[a]);
     out.body = body;
+    out.body_com = body == kWorldBody ? out.anchor : ToFloat(state.body_X_WB[body].p);
   }
   frame->fixed_particles.clear();
   for (int p = 0; p < model.particle_count(); ++p) {
@@ -244,12 +234,51 @@ VisualContact MakeContact(const State& state, const Contact& contact) {
   out.tangent = ToFloat(contact.tangent_W);
   out.friction_t = static_cast<float>(contact.friction_t);
   out.friction_b = static_cast<float>(contact.friction_b);
+  out.anisotropy = static_cast<float>(contact.anisotropy);
+  out.gap = static_cast<float>(contact.gap);
   out.body_a = contact.a.body;
   out.body_b = contact.b.body;
+  out.shape_a = contact.a.shape;
+  out.shape_b = contact.b.shape;
+  out.particle_a = contact.a.particle();
+  out.particle_b = contact.b.particle();
+  out.soft_body_a = contact.a.soft_body;
+  out.soft_body_b = contact.b.soft_body;
   return out;
 }
 
 }  // namespace
+
+
+std::array<float, 12> PoseToRows(const Pose& X) {
+  std::array<float, 12> rows;
+  const Mat3 R = X.q.toRotationMatrix();
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) rows[r * 4 + c] = static_cast<float>(R(r, c));
+    rows[r * 4 + 3] = static_cast<float>(X.p[r]);
+  }
+  return rows;
+}
+
+
+Pose PoseFromRows(const std::array<float, 12>& rows) {
+  Mat3 R;
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) R(r, c) = rows[r * 4 + c];
+  }
+  return Pose{Vec3(rows[3], rows[7], rows[11]), Quat(R).normalized()};
+}
+
+
+std::string ContactSideName(const Model& model, std::int32_t body, std::int32_t particle,
+                            std::int32_t soft_body) {
+  if (soft_body >= 0 && soft_body < static_cast<int>(model.soft_bodies.size())) {
+    return model.soft_bodies[soft_body].name;
+  }
+  if (particle >= 0 && particle < model.particle_count()) return model.particle_name[particle];
+  if (body >= 0 && body < model.body_count()) return model.body_name[body];
+  return "world";
+}
 
 
 void FillVisualFrame(const Model& model, const State& state, const Contacts* contacts,
@@ -292,16 +321,21 @@ void FillVisualFrame(const Model& model, const State& state, const Contacts* con
   // body (COM) frames and joint frames for the markers
   frame->bodies.resize(model.body_count());
   for (int b = 0; b < model.body_count(); ++b) {
-    frame->bodies[b].X_WB = ToRows(state.body_X_WB[b]);
+    frame->bodies[b].X_WB = PoseToRows(state.body_X_WB[b]);
     frame->bodies[b].mass = static_cast<float>(model.body_mass[b]);
     frame->bodies[b].is_static = model.body_static[b] != 0;
+    // a state of poses only (a pose snapshot) has no twists
+    if (b < static_cast<int>(state.body_v_W.size()))
+      frame->bodies[b].v_W = ToFloat(state.body_v_W[b]);
+    if (b < static_cast<int>(state.body_w_W.size()))
+      frame->bodies[b].w_W = ToFloat(state.body_w_W[b]);
   }
   frame->joints.resize(model.joint_count());
   for (int j = 0; j < model.joint_count(); ++j) {
     VisualJoint& joint = frame->joints[j];
     const Pose X_WJ = WorldPose(state, model.joint_child[j], model.joint_X_CJ[j]);
     joint.type = model.joint_type[j];
-    joint.X_WJ = ToRows(X_WJ);
+    joint.X_WJ = PoseToRows(X_WJ);
     joint.axis_W = ToFloat(X_WJ.q * model.joint_axis[j]);
     joint.parent = model.joint_parent[j];
     joint.child = model.joint_child[j];

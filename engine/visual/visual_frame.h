@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/geometry/visual_mesh.h"
@@ -30,6 +31,9 @@ struct VisualShape {
   /// A collision shape of a body that has visuals: drawn only when the viewer shows collision
   /// geometry.
   bool collision_only = false;
+  /// a ghost of the body at its drives' target pose (drive_ghosts.h), drawn see-through
+  bool drive_target = false;
+  bool particle = false;  ///< a free particle's sphere (it moves, though of no body)
 };
 
 /// One placed instance of a VisualMesh (a visual, or the surface of a hull/mesh/SDF shape).
@@ -42,6 +46,7 @@ struct VisualMeshInstance {
   std::int32_t body = kWorldBody;  ///< owning body, for picking
   std::int32_t shape = -1;         ///< the collision shape it draws, or −1 for a visual
   bool collision_only = false;     ///< as VisualShape::collision_only
+  bool drive_target = false;       ///< as VisualShape::drive_target
 };
 
 /// The boundary surface of one soft body as deformed at this frame.
@@ -68,7 +73,15 @@ struct VisualContact {
   std::array<float, 3> tangent = {1, 0, 0};
   float friction_t = 0;
   float friction_b = 0;
+  float anisotropy = 0;  ///< the structure fields' blend d of the cone (contacts.h) [-]
+  float gap = 0;         ///< signed distance of the surfaces at the step's end [m]
+  /// the two sides: body (kWorldBody for the static world or a particle side), shape (−1 on a
+  /// particle side), first particle and soft body (−1 when none)
   std::int32_t body_a = kWorldBody, body_b = kWorldBody;
+  std::int32_t shape_a = -1, shape_b = -1;
+  std::int32_t particle_a = -1, particle_b = -1;
+  std::int32_t soft_body_a = -1, soft_body_b = -1;
+  std::int32_t lane = 0;  ///< the compared lane it belongs to (0 without --compare)
 };
 
 /// The mouse perturbation spring of the studio (ctrl+drag), drawn as an arrow.
@@ -95,6 +108,8 @@ struct VisualBody {
   std::array<float, 12> X_WB = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
   float mass = 0;  ///< [kg]; 0 for static bodies
   bool is_static = false;
+  std::array<float, 3> v_W = {0, 0, 0};  ///< linear velocity of the COM, world [m/s]
+  std::array<float, 3> w_W = {0, 0, 0};  ///< angular velocity, world [rad/s]
 };
 
 /// A joint's frame as fixed in its child body, for the viewer's joint-frame markers.
@@ -111,6 +126,7 @@ struct VisualAttachment {
   std::array<float, 3> particle = {0, 0, 0};  ///< the held particle, world [m]
   std::array<float, 3> anchor = {0, 0, 0};    ///< the point that holds it, world [m]
   std::int32_t body = kWorldBody;             ///< the holding body, or kWorldBody
+  std::array<float, 3> body_com = {0, 0, 0};  ///< the holding body's centre of mass, world [m]
 };
 
 struct VisualFrame {
@@ -157,6 +173,15 @@ VisualFrame MakeVisualFrame(const Model& model, const State& state, const Contac
 /// as they were.
 void FillVisualFrame(const Model& model, const State& state, const Contacts* contacts,
                      VisualFrame* frame);
+
+/// Row-major 3×4 [R | p] of a pose in float (the frames' transform layout), and back.
+std::array<float, 12> PoseToRows(const Pose& X);
+Pose PoseFromRows(const std::array<float, 12>& rows);
+
+/// The name of a contact side as reports print it: its soft body's, its particle's or its body's
+/// name, or "world" for the static world.
+std::string ContactSideName(const Model& model, std::int32_t body, std::int32_t particle,
+                            std::int32_t soft_body);
 
 /// A contact counts as sliding when its friction force reaches the cone limit within this
 /// fraction: √(λ_t²/μ_t² + λ_b²/μ_b²) ≥ (1 − kSlidingTolerance)·λ_n [-].

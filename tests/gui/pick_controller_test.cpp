@@ -104,5 +104,27 @@ TEST(PixelRayTest, TheRayThroughAProjectedPixelMeetsThePoint) {
   EXPECT_LT((origin - camera.Eye().cast<double>()).norm(), 1e-5);
 }
 
+// a click picks the contact drawn nearest the cursor within kContactPickRadius pixels, and none
+// farther (the click then selects a body instead)
+TEST(PickContactTest, TheNearestDrawnContactWithinTheRadius) {
+  OrbitCamera camera;
+  const QSizeF size(800, 500);
+  VisualFrame frame;
+  for (float x : {0.0f, 0.3f}) {
+    VisualContact contact;
+    contact.point = {x, 0, 0.5f};
+    frame.contacts.push_back(contact);
+  }
+  const auto pixel_of = [&](int i) {
+    const auto& p = frame.contacts[i].point;
+    const auto pixel = camera.ProjectToPixel(Vec3(p[0], p[1], p[2]), 800, 500);
+    return QPointF(pixel->x(), pixel->y());
+  };
+  EXPECT_EQ(PickContact(frame, camera, pixel_of(0) + QPointF(3, -2), size), 0);
+  EXPECT_EQ(PickContact(frame, camera, pixel_of(1) + QPointF(-4, 4), size), 1);
+  EXPECT_EQ(PickContact(frame, camera, pixel_of(1) + QPointF(kContactPickRadius + 1, 0), size), -1);
+  EXPECT_EQ(PickContact(VisualFrame(), camera, pixel_of(0), size), -1);
+}
+
 }  // namespace
 }  // namespace sim::ui

@@ -189,6 +189,29 @@ TEST(StudioSmokeTest, F1ShowsEveryKeyAndMouseAction) {
 }
 
 
+// every panel open at 1280 × 800: the right side's panels are tabs of one dock (at most 30 % of
+// the window) and the scene dock at most 24 %, so the viewport keeps about half of the width
+// (it was 350 px with the panels side by side)
+TEST(StudioSmokeTest, EveryPanelOpenLeavesTheViewportHalfTheWindow) {
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const fs::path shot = scratch / "panels.png";
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(kDefaultScene) +
+                      " --size 1280x800 --panels scene,solver,convergence,statistics,inspector,"
+                      "paint,teleop,help --frames 12 --screenshot " +
+                      Quote(shot.string()) + " --exit"),
+      scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  render::Image image;
+  Viewport view;
+  ASSERT_TRUE(ReadScreenshot(shot, &image, &view));
+  EXPECT_EQ(image.width, 1280);
+  EXPECT_GE(view.width, 560) << "the panels leave the viewport " << view.width << " px";
+  fs::remove_all(scratch);
+}
+
+
 TEST(StudioSmokeTest, BrokenSceneExitsOneWithLocatedDiagnostics) {
   if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
   const fs::path scratch = ScratchDir();

@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "engine/dynamics/constraint_rows.h"
 #include "engine/io/scene_file.h"
 #include "engine/step/pipeline.h"
 
@@ -72,6 +73,39 @@ TEST(SceneKeyFramesTest, KeyFramesMoveTheNamedBodiesAndCommandTheTargets) {
   while (sim.value()->state().time < 0.6 - 1e-9) sim.value()->Step();
   EXPECT_NEAR(sim.value()->state().body_X_WB[box].p.z(), 2 + 0.4 - 9.81 * 0.01 / 2, 1e-2);
   EXPECT_NEAR(sim.value()->state().body_X_WB[box].p.y(), 0.1, 1e-6);
+}
+
+
+// joint positions, as MuJoCo's qpos: the arm turned 90° about the hinge (its COM, 0.2 m out along
+// +x, swung to 0.2 m below the hinge, where JointCoordinate reads 90° back), the drive commanded
+// to hold it; restored, it stays (stiffness 2000 N·m/rad against 1.96 N·m of gravity: 1e-3 rad)
+TEST(SceneKeyFramesTest, JointPositionsPlaceTheBodiesBelowThem) {
+  Expected<Scene> scene =
+      ParseScene(SceneText(R"([{"name": "down", "positions_deg": {"hinge": 90}}])"), "s.json");
+  ASSERT_TRUE(scene.ok()) << scene.diagnostics().Format();
+  const Model& model = *scene->model;
+  const KeyFrame& down = scene->key_frames.at(0);
+  const int arm = model.FindBody("arm");
+  const int hinge = model.FindJoint("hinge");
+  const Vec3 offset = down.state.body_X_WB[arm].p - Vec3(0, 0, 1);
+  EXPECT_NEAR(offset.norm(), 0.2, 1e-12);
+  EXPECT_NEAR(std::abs(offset.z()), 0.2, 1e-12) << offset.transpose();
+  EXPECT_NEAR(JointCoordinate(model, hinge, Pose{}, down.state.body_X_WB[arm]),
+              std::numbers::pi / 2, 1e-12);
+  EXPECT_NEAR(down.control.joint_target_position[hinge], std::numbers::pi / 2, 1e-15);
+  // the free box is not below the hinge: as it was
+  const int box = model.FindBody("box");
+  EXPECT_EQ(down.state.body_X_WB[box].p, scene->initial_state.body_X_WB[box].p);
+  auto sim = Simulation::Create(scene->model, scene->initial_state, "nsn");
+  ASSERT_TRUE(sim.ok()) << sim.diagnostics().Format();
+  sim.value()->RestoreKeyFrame(down);
+  for (int i = 0; i < 60; ++i) sim.value()->Step();
+  EXPECT_NEAR(JointCoordinate(model, hinge, Pose{}, sim.value()->state().body_X_WB[arm]),
+              std::numbers::pi / 2, 5e-3);
+  // a position for a joint that has none, or an unknown one, is an error at its line
+  EXPECT_THAT(Errors(SceneText(R"([{"name": "k",
+    "positions": {"hinj": 1}}])")),
+              HasSubstr("s.json:8: error: key frame 0 names unknown joint 'hinj'"));
 }
 
 

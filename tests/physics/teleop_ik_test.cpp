@@ -145,6 +145,36 @@ TEST(KinematicChainTest, ForwardKinematicsMatchesTheLoaderPlacement) {
 }
 
 
+// the drives' target pose (drawn as ghosts): every body of the Fetch at other joint positions,
+// composed through the whole tree from the current state, is where the loader places it at those
+// positions (the loader composes the URDF's joint origins independently); joints left NaN keep
+// their relative pose
+TEST(KinematicChainTest, PosesAtJointPositionsMatchTheLoaderPlacement) {
+  std::mt19937 rng(11);
+  const LoadedRobot start = LoadFetch(kOurFetch, kStartPosture);
+  const KinematicChain arm = ArmChain(start.model);
+  const VecX q = RandomPositions(arm, &rng);
+  const LoadedRobot moved = LoadFetch(kOurFetch, Named(q));
+  ASSERT_EQ(moved.model.body_count(), start.model.body_count());
+  std::vector<Real> positions(start.model.joint_count(), NAN);
+  for (int k = 0; k < arm.size(); ++k) positions[arm.joints[k]] = q[k];
+  const std::vector<Pose> poses = PosesAtJointPositions(start.model, start.state, positions);
+  ASSERT_EQ(static_cast<int>(poses.size()), start.model.body_count());
+  for (int b = 0; b < start.model.body_count(); ++b) {
+    // ~10 composed transforms in double precision
+    EXPECT_LT((poses[b].p - moved.state.body_X_WB[b].p).norm(), 1e-9) << start.model.body_name[b];
+    EXPECT_LT(poses[b].q.angularDistance(moved.state.body_X_WB[b].q), 1e-9)
+        << start.model.body_name[b];
+  }
+  // all NaN: the state's own poses
+  const std::vector<Pose> same = PosesAtJointPositions(
+      start.model, start.state, std::vector<Real>(start.model.joint_count(), NAN));
+  for (int b = 0; b < start.model.body_count(); ++b) {
+    EXPECT_LT((same[b].p - start.state.body_X_WB[b].p).norm(), 1e-12);
+  }
+}
+
+
 TEST(KinematicChainTest, JacobianMatchesCentralDifferences) {
   const LoadedRobot fetch = LoadFetch(kOurFetch, {});
   const KinematicChain chain = ArmChain(fetch.model);

@@ -164,6 +164,81 @@ TEST(SceneMarkersTest, ContactsViewDrawsPointsAndArrowsScaledByForce) {
 }
 
 
+// a grasp beside a welded base: 5 N on the fingers, 4.8 kN under the base. With the grasped body
+// selected its own contacts set the scale (5 N drawn arrow_length · view height long) and the
+// base's arrow is clipped at kMaxArrowFactor of that; out of view, the base does not count
+TEST(SceneMarkersTest, ContactArrowsScaleToTheSelectedBodyOrTheContactsInView) {
+  VisualFrame frame;
+  VisualContact finger;
+  finger.point = {0, 0, 1};
+  finger.normal_force = 5;
+  finger.body_a = 3;
+  VisualContact base;
+  base.point = {0, 0, -40};
+  base.normal_force = 4800;
+  base.body_a = 1;
+  frame.contacts = {finger, base};
+  RenderOptions options;
+  options.view = ViewMode::kContacts;
+  const float view_height = 2.0f;
+  // nothing selected, no view: the largest of all (today's behaviour)
+  EXPECT_FLOAT_EQ(ComputeForceScale(frame, options, view_height).max_force, 4800);
+  EXPECT_EQ(ComputeForceScale(frame, options, view_height).reference, ForceScaleReference::kAll);
+  // selected: the grasped body's contacts
+  frame.selected_body = 3;
+  const ForceScale selected = ComputeForceScale(frame, options, view_height);
+  EXPECT_FLOAT_EQ(selected.max_force, 5);
+  EXPECT_EQ(selected.reference, ForceScaleReference::kSelectedBody);
+  EXPECT_EQ(selected.clipped, 1);
+  EXPECT_FLOAT_EQ(ArrowLength(selected, 5), options.arrow_length * view_height);
+  EXPECT_FLOAT_EQ(ArrowLength(selected, 4800),
+                  kMaxArrowFactor * options.arrow_length * view_height);
+  // a view of the fingers from 2 m, the base 41 m below them: only the fingers fit it
+  frame.selected_body = kWorldBody;
+  OrbitCamera camera;
+  camera.target = Eigen::Vector3f(0, 0, 1);
+  camera.distance = 2;
+  camera.yaw_deg = 0;
+  const Eigen::Matrix4f view_projection = camera.ProjectionMatrix(1.6f) * camera.ViewMatrix();
+  const ForceScale in_view = ComputeForceScale(frame, options, view_height, &view_projection);
+  EXPECT_FLOAT_EQ(in_view.max_force, 5);
+  EXPECT_EQ(in_view.reference, ForceScaleReference::kInView);
+  // log scale: length ∝ log(1 + f / f₀), f₀ = kLogForceFloor · 5 N; the scale's force is drawn
+  // arrow_length long, a tenth of it log(11) / log(101) of that
+  options.contact_force_log = true;
+  const ForceScale log = ComputeForceScale(frame, options, view_height, &view_projection);
+  EXPECT_FLOAT_EQ(ArrowLength(log, 5), options.arrow_length * view_height);
+  EXPECT_NEAR(ArrowLength(log, 0.5f),
+              options.arrow_length * view_height * std::log(11.0f) / std::log(101.0f), 1e-6f);
+  EXPECT_LT(ArrowLength(log, 4800), kMaxArrowFactor * options.arrow_length * view_height + 1e-6f);
+}
+
+
+// "split" off: one arrow of the total force λ_n n + λ_f per contact, coloured stick or slip
+TEST(SceneMarkersTest, ContactArrowsCanShowTheTotalForceInOneArrow) {
+  VisualFrame frame;
+  VisualContact contact;
+  contact.normal = {0, 0, 1};
+  contact.normal_force = 4;
+  contact.friction_force = {3, 0, 0};
+  frame.contacts = {contact};
+  RenderOptions options;
+  options.view = ViewMode::kContacts;
+  options.contact_force_split = false;
+  std::vector<Marker> markers;
+  BuildMarkers(frame, options, 2.0f, &markers);
+  ASSERT_EQ(markers.size(), 2u);  // the point and one arrow
+  const Marker& arrow = markers[1];
+  EXPECT_EQ(arrow.mesh, MarkerMesh::kArrow);
+  // along (3, 0, 4) / 5 (the rotation's third column); the scale fits the larger of λ_n and
+  // |λ_f| (4 N), so the 5 N total is 5/4 of the arrow length
+  EXPECT_NEAR(arrow.X_WM[2], 0.6f, 1e-5f);
+  EXPECT_NEAR(arrow.X_WM[10], 0.8f, 1e-5f);
+  EXPECT_NEAR(arrow.scale[3] + kArrowHeadLength * arrow.scale[0],
+              1.25f * options.arrow_length * 2.0f, 1e-5f);
+}
+
+
 // an anisotropic contact's friction ellipse: kEllipseSegments bars whose ends lie on
 // (x·t)²/(μ_t λ_n s)² + (x·b)²/(μ_b λ_n s)² = 1 around the point, in its tangent plane (s: the
 // arrows' metres per newton), so the sliding friction arrow (on the cone's limit) ends on it
@@ -292,6 +367,7 @@ TEST(SceneMarkersTest, AnchorsMountsAttachmentStrutsAndFixedNodes) {
   frame.attachments.resize(2);
   frame.attachments[0].anchor = {0, 0, 2};
   frame.attachments[0].body = 1;
+  frame.attachments[0].body_com = {0, 0, 1};
   frame.attachments[1].anchor = {3, 0, 0};
   frame.fixed_particles.push_back({5, 0, 0});
   RenderOptions options;

@@ -12,6 +12,7 @@
 #include "engine/geometry/visual_mesh.h"
 #include "engine/state/contacts.h"
 #include "engine/state/state.h"
+#include "engine/visual/drive_ghosts.h"
 #include "tests/support/model_builder.h"
 #include "tests/support/tet_block.h"
 
@@ -274,6 +275,37 @@ TEST(VisualFrameTest, BodyAndJointFramesFollowTheState) {
   EXPECT_EQ(frame.joints[0].child, link);
   EXPECT_TRUE(Translation(frame.joints[0].X_WJ).isApprox(Eigen::Vector3f(0, 0, 1.5f), 1e-6f));
   EXPECT_TRUE(Vector(frame.joints[0].axis_W).isApprox(Eigen::Vector3f::UnitY(), 1e-6f));
+}
+
+
+// the drives' target pose as a ghost: a link hanging from a revolute joint about y at z = 1.5,
+// its target 90° away, gets a copy of its shape where FK at that angle puts it (the COM 0.5 below
+// the joint swung to (−0.5, 0, 1.5)); at its target, or without one, no ghost
+TEST(VisualFrameTest, DriveTargetGhostsStandAtTheTargetPose) {
+  Model model = test_support::MakeEmptyModel();
+  State state;
+  const int link = test_support::AddBody(&model, &state, "link",
+                                         Geometry(ShapeType::kBox, 0, Vec3(0.1, 0.1, 0.5)), 2,
+                                         Pose{Vec3(0, 0, 1), Quat::Identity()});
+  test_support::AddJoint(&model, state, JointType::kRevolute, kWorldBody, link, Vec3(0, 0, 1.5),
+                         Vec3::UnitY());
+  VisualFrame frame = MakeVisualFrame(model, state);
+  ASSERT_EQ(frame.shapes.size(), 1u);
+  AppendDriveTargetGhosts(model, state, {M_PI / 2}, &frame);
+  ASSERT_EQ(frame.shapes.size(), 2u);
+  const VisualShape& ghost = frame.shapes[1];
+  EXPECT_TRUE(ghost.drive_target);
+  EXPECT_FALSE(frame.shapes[0].drive_target);
+  EXPECT_TRUE(Translation(ghost.X_WS).isApprox(Eigen::Vector3f(-0.5f, 0, 1.5f), 1e-5f))
+      << Translation(ghost.X_WS).transpose();
+  // the body's +z (towards the joint) turned to +x, as the joint's rotation says
+  EXPECT_NEAR(ghost.X_WS[2], 1.0f, 1e-5f);
+  // at the target (q = 0 is the loaded pose), or NaN: nothing
+  for (Real target : {Real(0), Real(NAN)}) {
+    VisualFrame at_rest = MakeVisualFrame(model, state);
+    AppendDriveTargetGhosts(model, state, {target}, &at_rest);
+    EXPECT_EQ(at_rest.shapes.size(), 1u) << target;
+  }
 }
 
 

@@ -1,7 +1,9 @@
 // PickController and the cursor ray.
 #include "ui/viewport/pick_controller.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <Eigen/LU>
 
@@ -97,6 +99,27 @@ void PixelRay(const OrbitCamera& camera, const QPointF& position, const QSizeF& 
   const Vec3 far_point = unproject(1);
   *origin = camera.Eye().cast<double>();
   *direction = (far_point - near_point).normalized();
+}
+
+
+int PickContact(const VisualFrame& frame, const OrbitCamera& camera, const QPointF& position,
+                const QSizeF& size, double radius) {
+  const int width = std::max(1, static_cast<int>(std::lround(size.width())));
+  const int height = std::max(1, static_cast<int>(std::lround(size.height())));
+  int best = -1;
+  double best_distance = radius;
+  for (int i = 0; i < static_cast<int>(frame.contacts.size()); ++i) {
+    const auto& p = frame.contacts[i].point;
+    const std::optional<Eigen::Vector2f> pixel =
+        camera.ProjectToPixel(Vec3(p[0], p[1], p[2]), width, height);
+    if (!pixel) continue;
+    const double distance = std::hypot(pixel->x() - position.x(), pixel->y() - position.y());
+    if (distance <= best_distance) {
+      best_distance = distance;
+      best = i;
+    }
+  }
+  return best;
 }
 
 

@@ -14,6 +14,7 @@
 
 #include "engine/core/math.h"
 #include "engine/visual/camera.h"
+#include "engine/visual/visual_frame.h"
 
 namespace sim::ui {
 
@@ -65,6 +66,15 @@ class PickController {
 /// top-left) seen by `camera`: from the eye through the pixel, unit direction.
 void PixelRay(const OrbitCamera& camera, const QPointF& position, const QSizeF& size, Vec3* origin,
               Vec3* direction);
+
+/// Cursor distance [logical px] within which a click picks a drawn contact point.
+inline constexpr double kContactPickRadius = 10.0;
+
+/// The index in `frame.contacts` of the contact drawn nearest the cursor at `position` in a view of
+/// `size` (logical pixels, origin top-left) seen by `camera`, within `radius` pixels; −1 when
+/// none is.
+int PickContact(const VisualFrame& frame, const OrbitCamera& camera, const QPointF& position,
+                const QSizeF& size, double radius = kContactPickRadius);
 
 /// The camera's forward axis (eye towards target), unit.
 Vec3 ViewDirection(const OrbitCamera& camera);

@@ -22,6 +22,7 @@
 #include "render/overlay_renderer.h"
 #include "render/scene_renderer.h"
 #include "ui/studio_shortcuts.h"
+#include "ui/viewport/contact_highlight.h"
 
 namespace sim::ui {
 
@@ -117,6 +118,9 @@ void ViewportRenderer::startNextFrame() {
       if (window.overlay_visible_) {
         DrawStatsOverlay(window.MakeStatsInfo(*frame));
         DrawLaneLabels(window.lane_labels_, window.camera());
+        if (window.inspected_contact_) {
+          DrawContactHighlight(*window.inspected_contact_, window.camera());
+        }
         if (window.scene_name_.isEmpty() && frame->shapes.empty()) DrawNoSceneHint();
         options_edited = render::DrawViewControls(&window.render_options_);
         render::DrawLegends(*frame, window.render_options_, window.camera());

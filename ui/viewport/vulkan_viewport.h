@@ -84,6 +84,8 @@ class VulkanViewport : public QVulkanWindow {
   void SetOverlayVisible(bool visible) { overlay_visible_ = visible; }
   /// Names drawn over the compared lanes (empty: none). GUI thread.
   void SetLaneLabels(std::vector<LaneLabel> labels) { lane_labels_ = std::move(labels); }
+  /// The contact the inspector follows, ringed in the viewport (nullopt: none). GUI thread.
+  void SetInspectedContact(std::optional<Vec3> point_W) { inspected_contact_ = point_W; }
   /// Paint mode: left drags paint structure fields (PaintStarted/Moved/Ended) instead of
   /// orbiting; the cursor is a cross.
   void SetPaintMode(bool on);
@@ -169,6 +171,7 @@ class VulkanViewport : public QVulkanWindow {
   QString scene_name_;
   bool overlay_visible_ = true;
   std::vector<LaneLabel> lane_labels_;
+  std::optional<Vec3> inspected_contact_;
   render::RenderOptions render_options_;
   // teleop gizmo drag
   bool teleop_mode_ = false;
