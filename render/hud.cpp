@@ -150,6 +150,13 @@ void DrawLegends(const VisualFrame& frame, const RenderOptions& options,
 }
 
 
+void DrawCaption(const std::string& text) {
+  BeginCornerWindow("##caption", 0.0f, 0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::End();
+}
+
+
 bool DrawViewControls(RenderOptions* options) {
   // takes input, unlike the legends
   BeginCornerWindow("##view_controls", 1.0f, 0.0f,

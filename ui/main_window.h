@@ -43,6 +43,7 @@ class SolverPanel;
 class StatisticsPanel;
 class TeleopPanel;
 class TeleopStation;
+class VideoMenu;
 class VulkanViewport;
 struct SimSnapshot;
 
@@ -75,6 +76,9 @@ class MainWindow : public QMainWindow {
   /// the viewport's rectangle in image pixels. Renders one extra frame; call outside rendering.
   /// Returns a null image when the viewport cannot be read back.
   QImage GrabWindowImage(QRect* viewport_rect = nullptr);
+  /// The viewport's rendered image alone (RGB32, device pixels), as GrabWindowImage pastes it.
+  /// Renders one extra frame; call outside rendering. Null when it cannot be read back.
+  QImage GrabViewportImage();
   /// Writes GrabWindowImage() as PNG with the text chunk "viewport" = "x y width height".
   bool SaveScreenshot(const QString& path, QString* error);
 
@@ -85,6 +89,7 @@ class MainWindow : public QMainWindow {
   TeleopStation* teleop() const { return teleop_; }
   HelpPanel* help_panel() const { return help_panel_; }
   CameraMenu* camera_menu() const { return camera_menu_; }
+  VideoMenu* video_menu() const { return video_menu_; }
   ScenePanel* scene_panel() const { return scene_panel_; }
   /// Saves the painted structure fields beside the scene (File > Save Painted Fields).
   void SavePaintedFields();
@@ -145,6 +150,7 @@ class MainWindow : public QMainWindow {
   TeleopStation* teleop_ = nullptr;  // the teleop panel's, gizmo's and devices' wiring
   HelpPanel* help_panel_ = nullptr;
   CameraMenu* camera_menu_ = nullptr;  // View menu: follow, frame, named cameras
+  VideoMenu* video_menu_ = nullptr;    // File menu: Record Video
   int unsaved_paint_ = 0;              // painted fields not saved, as the worker last said
   QString open_after_save_;            // a scene to open once the painted fields are saved
 
