@@ -209,7 +209,7 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "NAME=VALUE");
   const QCommandLineOption record_option(
       "record",
-      "Record the viewport to this MP4 from the scene's first frame on, one frame per 1/fps s of "
+      "Record the viewport to this MP4 from when the scene has loaded, one frame per 1/fps s of "
       "simulated time (as File > Record Video); the file is finished when the studio quits.",
       "FILE.mp4");
   const QCommandLineOption record_fps_option(
