@@ -38,6 +38,7 @@ PACKAGES=(
   libassimp-dev libqhull-dev libtbb-dev liburdfdom-dev libtinyxml2-dev
   libgtest-dev libgmock-dev libtet1.5-dev
   libsdl2-dev libspnav-dev libhdf5-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   xvfb xauth fonts-dejavu-core libxkbcommon-x11-0
 )
 

@@ -15,6 +15,7 @@
 
 #include "app/cli/replay_command.h"
 #include "app/cli/simulate_commands.h"
+#include "app/cli/video_command.h"
 #include "engine/io/default_scene.h"
 #include "engine/io/file_check.h"
 #include "engine/io/scene_catalog.h"
@@ -32,6 +33,7 @@ namespace {
 using sim::cli::kExitInputError;
 using sim::cli::kExitOk;
 using sim::cli::kExitUsage;
+using sim::cli::RenderCommandOptions;
 
 // step and repeat counts beyond this are typos (a billion steps is days of simulation)
 constexpr int kMaxCount = 1000000000;
@@ -76,19 +78,8 @@ int RunCheck(const std::vector<std::string>& files) {
 }
 
 
-struct RenderCommandOptions {
-  std::string scene;
-  std::string out;
-  int width = 1280;
-  int height = 720;
-  int steps = 0;
-  int samples = 4;
-  std::string view = "shaded";
-};
-
-
 // `render`: the scene (after --steps of its own solver) through the offscreen Vulkan renderer
-// into a PNG (no window or display)
+// into a PNG (no window or display), or with --video a real-time MP4 of it running
 int RunRender(const RenderCommandOptions& options) {
   const std::optional<sim::render::ViewMode> view = sim::render::ParseViewMode(options.view);
   if (!view) {
@@ -96,9 +87,14 @@ int RunRender(const RenderCommandOptions& options) {
               << " is not a view (shaded, strain, contacts, structure)\n";
     return kExitUsage;
   }
+  if (options.out.empty() == options.video.empty()) {
+    std::cerr << "contact-sim render: error: give --out FILE.png or --video FILE.mp4\n";
+    return kExitUsage;
+  }
   sim::Expected<sim::io::Scene> scene = sim::io::LoadAnyScene(options.scene);
   std::fputs(scene.diagnostics().Format().c_str(), stderr);
   if (!scene.ok()) return kExitInputError;
+  if (!options.video.empty()) return sim::cli::RunRenderVideo(scene.value(), options, *view);
   const sim::Model& model = *scene->model;
   sim::State state = scene->initial_state;
   sim::Contacts contacts;
@@ -218,9 +214,25 @@ int main(int argc, char** argv) {
   bench->add_option("--csv", bench_options.csv, "write results as CSV here");
 
   RenderCommandOptions render_command;
-  CLI::App* render = app.add_subcommand("render", "render a scene offscreen to a PNG (no display)");
+  CLI::App* render = app.add_subcommand(
+      "render",
+      "render a scene offscreen to a PNG, or a video of it running to an MP4 (no display)");
   render->add_option("scene", render_command.scene, "scene file")->required();
-  render->add_option("--out", render_command.out, "output PNG file")->required();
+  CLI::Option* render_out = render->add_option("--out", render_command.out, "output PNG file");
+  CLI::Option* render_video =
+      render
+          ->add_option("--video", render_command.video,
+                       "write an MP4 of the scene running instead: one frame per 1/fps s of "
+                       "simulated time (real-time playback), the time in its corner")
+          ->excludes(render_out);
+  render->add_option("--fps", render_command.fps, "with --video: frames per second (default 30)")
+      ->check(CLI::Range(1, 240))
+      ->needs(render_video);
+  render
+      ->add_option("--duration", render_command.duration,
+                   "with --video: simulated time [s] (default 5)")
+      ->check(CLI::Range(1e-3, 3600.0))
+      ->needs(render_video);
   render->add_option("--width", render_command.width, "image width [px]")
       ->check(CLI::Range(16, 8192));
   render->add_option("--height", render_command.height, "image height [px]")
@@ -228,7 +240,8 @@ int main(int argc, char** argv) {
   render->add_option("--samples", render_command.samples, "MSAA samples (1, 2, 4, 8)")
       ->check(CLI::IsMember({1, 2, 4, 8}));
   render->add_option("--steps", render_command.steps, "simulate N steps before rendering")
-      ->check(CLI::Range(0, kMaxCount));
+      ->check(CLI::Range(0, kMaxCount))
+      ->excludes(render_video);
   render->add_option("--view", render_command.view, "shaded, strain, contacts or structure")
       ->check(CLI::IsMember({"shaded", "strain", "contacts", "structure"}));
 

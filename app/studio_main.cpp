@@ -7,9 +7,9 @@
 //                  [--pause-after N] [--memory-log N] [--paint X0,Y0,X1,Y1 [--save-paint]]
 //                  [--paint-tool NAME] [--paint-radius M] [--paint-angle DEG]
 //                  [--follow BODY] [--screenshot-every N]
-//                  [--drag-joint NAME=VALUE]
-// Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit) or screenshot failed;
-// 2 usage error or no display.
+//                  [--drag-joint NAME=VALUE] [--record FILE.mp4 [--record-fps N]]
+// Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit), screenshot failed or
+// --record's file cannot be written; 2 usage error or no display.
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -32,6 +32,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/paint_panel.h"
 #include "ui/scripted_run.h"
+#include "ui/video_menu.h"
 #include "ui/viewport/vulkan_instance.h"
 #include "ui/viewport/vulkan_viewport.h"
 
@@ -52,10 +53,12 @@ struct StudioOptions {
   bool scripted = false;
   bool validation = false;
   QSize size;  ///< window size from --size; empty: the window's default
-  std::optional<sim::render::ViewMode> view;  ///< --view; unset: the viewport's default
-  QString paint_tool;                         ///< --paint-tool; empty: the panel's default
-  double paint_radius = 0;                    ///< --paint-radius [m]; 0: the panel's default
-  std::optional<double> paint_angle;          ///< --paint-angle [deg]
+  std::optional<sim::render::ViewMode> view;         ///< --view; unset: the viewport's default
+  QString paint_tool;                                ///< --paint-tool; empty: the panel's default
+  double paint_radius = 0;                           ///< --paint-radius [m]; 0: the panel's default
+  std::optional<double> paint_angle;                 ///< --paint-angle [deg]
+  QString record;                                    ///< --record: MP4 to record; empty: none
+  int record_fps = sim::ui::VideoMenu::kDefaultFps;  ///< --record-fps
 };
 
 
@@ -214,6 +217,13 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "With --frames: at the first frame, drag joint NAME's drive target slider in the scene "
       "panel to VALUE (rad or m), as a user would.",
       "NAME=VALUE");
+  const QCommandLineOption record_option(
+      "record",
+      "Record the viewport to this MP4 from when the scene has loaded, one frame per 1/fps s of "
+      "simulated time (as File > Record Video); the file is finished when the studio quits.",
+      "FILE.mp4");
+  const QCommandLineOption record_fps_option(
+      "record-fps", "With --record: video frames per second of simulated time (default 30).", "N");
   const QCommandLineOption save_paint_option(
       "save-paint", "With --paint: save the painted fields beside the scene after the stroke.");
   parser.addOptions({compare_option,     panels_option,        frames_option,
@@ -225,7 +235,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
                      paint_angle_option, save_paint_option,    teleop_option,
                      teleop_drag_option, record_teleop_option, replay_option,
                      teleop_body_option, drag_joint_option,    screenshot_every_option,
-                     follow_option,      steps_option,         click_world_option});
+                     follow_option,      steps_option,         click_world_option,
+                     record_option,      record_fps_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -369,6 +380,21 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     }
     options.script.screenshot_every = *every;
   }
+  options.record = parser.value(record_option);
+  if (parser.isSet(record_fps_option)) {
+    const std::optional<int> fps = PositiveValue(parser, record_fps_option.names().front());
+    if (!fps) return std::nullopt;
+    if (*fps > 240) {
+      std::cerr << "contact-studio: error: --record-fps expects at most 240, got " << *fps
+                << std::endl;
+      return std::nullopt;
+    }
+    if (options.record.isEmpty()) {
+      std::cerr << "contact-studio: error: --record-fps needs --record" << std::endl;
+      return std::nullopt;
+    }
+    options.record_fps = *fps;
+  }
   options.script.follow = parser.value(follow_option);
   if (parser.isSet(steps_option)) {
     const std::optional<int> steps = PositiveValue(parser, steps_option.names().front());
@@ -494,6 +520,13 @@ int main(int argc, char** argv) {
   }
   if (options->paint_radius > 0) window.paint_panel()->SetRadius(options->paint_radius);
   if (options->paint_angle) window.paint_panel()->SetAngleDegrees(*options->paint_angle);
+  if (!options->record.isEmpty()) {
+    QString error;
+    if (!window.video_menu()->RecordNextScene(options->record, options->record_fps, &error)) {
+      std::cerr << "contact-studio: error: --record: " << error.toStdString() << std::endl;
+      return 1;
+    }
+  }
   if (options->size.isValid()) window.resize(options->size);
   window.show();
   window.OpenScene(scene);

@@ -166,6 +166,13 @@ void DrawLegends(const VisualFrame& frame, const RenderOptions& options,
 }
 
 
+void DrawCaption(const std::string& text) {
+  BeginCornerWindow("##caption", 0.0f, 0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::End();
+}
+
+
 bool DrawViewControls(RenderOptions* options) {
   // takes input, unlike the legends, and collapses to its title bar (collapsed from the start in
   // a narrow viewport, where it would cover the overlay beside it)

@@ -4,6 +4,8 @@
 // between ImGui::NewFrame() and ImGui::Render() on the thread that owns the ImGui context.
 #pragma once
 
+#include <string>
+
 #include "engine/visual/camera.h"
 #include "engine/visual/visual_frame.h"
 #include "render/render_options.h"
@@ -26,6 +28,9 @@ void DrawStructureLegend();
 /// The legend the view mode of `options` needs (nothing in the shaded view or when
 /// options.show_legend is false), for `frame` seen by `camera`.
 void DrawLegends(const VisualFrame& frame, const RenderOptions& options, const OrbitCamera& camera);
+
+/// `text` in a translucent box at the viewport's top-left corner (a video frame's simulated time).
+void DrawCaption(const std::string& text);
 
 /// A "View" panel at the viewport's top-right corner: view mode, strain field, marker and
 /// collision toggles, shadows. Returns true when the user changed `*options`.

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <imgui.h>
@@ -188,7 +189,8 @@ struct OffscreenRenderer::Impl {
   void CreateTargets(int requested_samples, bool shader_srgb_encoding);
   void CreateRenderPass();
   void CreateCommandObjects();
-  // the ImGui draw data of the view's legend (creating the overlay on first use), or null
+  // the ImGui draw data of the view's legend and the caption (creating the overlay on first use),
+  // or null when there is neither
   ImDrawData* BuildLegend(const VisualFrame& frame, const OrbitCamera& camera,
                           const RenderOptions& options);
 
@@ -218,6 +220,7 @@ struct OffscreenRenderer::Impl {
   DeviceContext context;
   ImGuiContext* imgui = nullptr;  // own context for the legends, made on first use
   std::unique_ptr<OverlayRenderer> overlay;
+  std::string caption;  // SetCaption's text
 };
 
 
@@ -568,7 +571,9 @@ OffscreenRenderer::OffscreenRenderer(int width, int height, int samples, bool sh
 ImDrawData* OffscreenRenderer::Impl::BuildLegend(const VisualFrame& frame,
                                                  const OrbitCamera& camera,
                                                  const RenderOptions& options) {
-  if (!options.show_legend || options.view == ViewMode::kShaded) return nullptr;
+  if ((!options.show_legend || options.view == ViewMode::kShaded) && caption.empty()) {
+    return nullptr;
+  }
   ImGuiContext* previous = ImGui::GetCurrentContext();
   bool fresh = false;
   if (imgui == nullptr) {
@@ -582,11 +587,13 @@ ImDrawData* OffscreenRenderer::Impl::BuildLegend(const VisualFrame& frame,
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(extent.width), static_cast<float>(extent.height));
   io.DeltaTime = 1.0f / 60.0f;
-  // auto-sized windows learn their size in their first frame, hidden: run that one first
-  for (int pass = fresh ? 0 : 1; pass < 2; ++pass) {
+  // auto-sized windows learn their size in their first frame, hidden: run that one first (for a
+  // caption every time, its text changes)
+  for (int pass = fresh || !caption.empty() ? 0 : 1; pass < 2; ++pass) {
     overlay->NewFrame();
     ImGui::NewFrame();
     DrawLegends(frame, options, camera);
+    if (!caption.empty()) DrawCaption(caption);
     ImGui::Render();
   }
   ImDrawData* data = ImGui::GetDrawData();
@@ -681,6 +688,9 @@ Image OffscreenRenderer::Render(const VisualFrame& frame, const OrbitCamera& cam
   }
   return image;
 }
+
+
+void OffscreenRenderer::SetCaption(std::string caption) { impl_->caption = std::move(caption); }
 
 
 std::string OffscreenRenderer::device_name() const { return impl_->device_name; }

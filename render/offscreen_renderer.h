@@ -40,6 +40,9 @@ class OffscreenRenderer {
   /// device failure (e.g. device lost).
   Image Render(const VisualFrame& frame, const OrbitCamera& camera,
                const RenderOptions& options = RenderOptions());
+  /// Text drawn in a box at the top-left corner of every frame rendered from now on (e.g. a video
+  /// frame's simulated time); empty: none.
+  void SetCaption(std::string caption);
   /// Physical device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
   std::string device_name() const;
 

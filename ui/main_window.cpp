@@ -46,6 +46,7 @@
 #include "ui/sim_bridge.h"
 #include "ui/studio_shortcuts.h"
 #include "ui/teleop_station.h"
+#include "ui/video_menu.h"
 #include "ui/viewport/pick_controller.h"
 #include "ui/viewport/vulkan_viewport.h"
 
@@ -263,6 +264,7 @@ void MainWindow::CreateMenus() {
   file->addAction(save_paint_action_);
   file->addSeparator();
   file->addAction(screenshot_action_);
+  video_menu_ = new VideoMenu(this, file, this);
   file->addSeparator();
   file->addAction(quit_action_);
   UpdateRecentMenu();
@@ -704,10 +706,8 @@ QImage MainWindow::GrabWindowImage(QRect* viewport_rect) {
 
   // then the rendered frame, pasted at that place (scaled only if the swapchain size differs);
   // without it the picture would not show what the user sees
-  QImage view = viewport_->grab();
+  QImage view = GrabViewportImage();
   if (view.isNull()) return QImage();
-  view = ViewportImageToRgb(std::move(view), viewport_->colorFormat());
-  view.setDevicePixelRatio(1.0);
   if (view.size() != rect.size()) {
     view = view.scaled(rect.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
   }
@@ -717,6 +717,15 @@ QImage MainWindow::GrabWindowImage(QRect* viewport_rect) {
   painter.end();
   if (viewport_rect != nullptr) *viewport_rect = rect;
   return image;
+}
+
+
+QImage MainWindow::GrabViewportImage() {
+  QImage view = viewport_->grab();
+  if (view.isNull()) return QImage();
+  view = ViewportImageToRgb(std::move(view), viewport_->colorFormat());
+  view.setDevicePixelRatio(1.0);
+  return view;
 }
 
 

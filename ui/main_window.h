@@ -44,6 +44,7 @@ class SolverPanel;
 class StatisticsPanel;
 class TeleopPanel;
 class TeleopStation;
+class VideoMenu;
 class VulkanViewport;
 struct SimSnapshot;
 
@@ -77,6 +78,9 @@ class MainWindow : public QMainWindow {
   /// the viewport's rectangle in image pixels. Renders one extra frame; call outside rendering.
   /// Returns a null image when the viewport cannot be read back.
   QImage GrabWindowImage(QRect* viewport_rect = nullptr);
+  /// The viewport's rendered image alone (RGB32, device pixels), as GrabWindowImage pastes it.
+  /// Renders one extra frame; call outside rendering. Null when it cannot be read back.
+  QImage GrabViewportImage();
   /// Writes GrabWindowImage() as PNG with the text chunk "viewport" = "x y width height".
   bool SaveScreenshot(const QString& path, QString* error);
 
@@ -88,6 +92,7 @@ class MainWindow : public QMainWindow {
   HelpPanel* help_panel() const { return help_panel_; }
   InspectorPanel* inspector_panel() const { return inspector_panel_; }
   CameraMenu* camera_menu() const { return camera_menu_; }
+  VideoMenu* video_menu() const { return video_menu_; }
   ScenePanel* scene_panel() const { return scene_panel_; }
   /// Saves the painted structure fields beside the scene (File > Save Painted Fields).
   void SavePaintedFields();
@@ -151,6 +156,7 @@ class MainWindow : public QMainWindow {
   HelpPanel* help_panel_ = nullptr;
   InspectorPanel* inspector_panel_ = nullptr;
   CameraMenu* camera_menu_ = nullptr;  // View menu: follow, frame, named cameras
+  VideoMenu* video_menu_ = nullptr;    // File menu: Record Video
   int unsaved_paint_ = 0;              // painted fields not saved, as the worker last said
   QString open_after_save_;            // a scene to open once the painted fields are saved
 

@@ -14,6 +14,7 @@ enum class StudioCommand {
   kOpen,
   kReload,
   kScreenshot,
+  kRecordVideo,
   kQuit,
   kPlay,
   kStep,

@@ -381,8 +381,13 @@ int RunBench(const BenchOptions& options) {
 }
 
 
+std::unique_ptr<Simulation> CreateSceneSimulation(const io::Scene& scene) {
+  return CreateOrReport(scene.model, scene.initial_state);
+}
+
+
 int SimulateScene(const io::Scene& scene, int steps, State* state, Contacts* contacts) {
-  std::unique_ptr<Simulation> simulation = CreateOrReport(scene.model, scene.initial_state);
+  std::unique_ptr<Simulation> simulation = CreateSceneSimulation(scene);
   if (!simulation) return kExitUsage;
   io::StatusCounts status;
   for (int i = 0; i < steps; ++i) status.Add(simulation->Step().status);

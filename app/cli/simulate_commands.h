@@ -3,12 +3,14 @@
 // output goes to stdout, diagnostics and notes to stderr.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/io/scene_file.h"
 #include "engine/state/contacts.h"
 #include "engine/state/state.h"
+#include "engine/step/pipeline.h"
 
 namespace sim::cli {
 
@@ -65,6 +67,10 @@ struct BenchOptions {
 /// A run that ends non-finite or runs away (StepStatus kStepRunaway) is reported as FAILED and
 /// makes the exit code 1.
 int RunBench(const BenchOptions& options);
+
+/// The scene's own solver from its initial state (`render --steps`, `render --video`), or null
+/// after printing why it could not be made.
+std::unique_ptr<Simulation> CreateSceneSimulation(const io::Scene& scene);
 
 /// `render --steps`: steps the scene's own solver `steps` times from its initial state into
 /// `*state`, and the last step's contacts with their forces into `*contacts` when given. Returns
