@@ -8,6 +8,7 @@
 //                  [--paint-tool NAME] [--paint-radius M] [--paint-angle DEG]
 //                  [--follow BODY] [--screenshot-every N]
 //                  [--drag-joint NAME=VALUE] [--record FILE.mp4 [--record-fps N]]
+//                  [--import PRESETS] [--drop FILE]
 // Exit codes: 0 ok; 1 Vulkan unavailable, scene failed to load (with --exit), screenshot failed or
 // --record's file cannot be written; 2 usage error or no display.
 #include <cmath>
@@ -26,6 +27,7 @@
 #include <QSize>
 #include <QVulkanInstance>
 
+#include "engine/io/import_scene.h"
 #include "engine/io/overrides.h"
 #include "engine/io/scene_catalog.h"
 #include "render/render_options.h"
@@ -59,6 +61,7 @@ struct StudioOptions {
   std::optional<double> paint_angle;                 ///< --paint-angle [deg]
   QString record;                                    ///< --record: MP4 to record; empty: none
   int record_fps = sim::ui::VideoMenu::kDefaultFps;  ///< --record-fps
+  std::optional<QString> import_presets;             ///< --import: SCENE through the import dialog
 };
 
 
@@ -224,6 +227,17 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "FILE.mp4");
   const QCommandLineOption record_fps_option(
       "record-fps", "With --record: video frames per second of simulated time (default 30).", "N");
+  const QCommandLineOption import_option(
+      "import",
+      "Open a lone SCENE robot or mesh, and every one dropped or chosen in File > Open, through "
+      "the import dialog with these fields preset: material, friction, youngs_modulus, "
+      "poisson_ratio, density, mass, up (z, y, x, -z, -y, -x), scale, x, y, z, yaw, base (fixed, "
+      "free), save (a scene file Save as Scene writes). With --frames the dialog's Import (or "
+      "Save as Scene, with save) is clicked once it shows.",
+      "KEY=VALUE,...");
+  const QCommandLineOption drop_option(
+      "drop", "With --frames: drop FILE on the 3D view when half of the frames are rendered.",
+      "FILE");
   const QCommandLineOption save_paint_option(
       "save-paint", "With --paint: save the painted fields beside the scene after the stroke.");
   parser.addOptions({compare_option,     panels_option,        frames_option,
@@ -236,7 +250,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
                      teleop_drag_option, record_teleop_option, replay_option,
                      teleop_body_option, drag_joint_option,    screenshot_every_option,
                      follow_option,      steps_option,         click_world_option,
-                     record_option,      record_fps_option});
+                     record_option,      record_fps_option,    import_option,
+                     drop_option});
 
   if (!parser.parse(app.arguments())) {
     std::cerr << "contact-studio: error: " << parser.errorText().toStdString() << "\n"
@@ -315,6 +330,24 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
     options.paint_angle = degrees;
   }
   options.script.open_after = parser.value(open_after_option);
+  options.script.drop = parser.value(drop_option);
+  if (parser.isSet(import_option)) {
+    // the presets checked now, so a typo is a usage error rather than a dialog's warning
+    const QString presets = parser.value(import_option);
+    sim::io::ImportSettings settings;
+    std::vector<std::pair<std::string, std::string>> other;
+    sim::Diagnostics errors = sim::io::ApplyImportPresets(presets.toStdString(), &settings, &other);
+    for (const auto& [key, value] : other) {
+      if (key != "save") errors.Error("--import", 0, "", "'" + key + "': unknown key");
+    }
+    if (errors.has_errors()) {
+      for (const sim::Diagnostic& d : errors.items()) {
+        std::cerr << "contact-studio: error: --import: " << d.message << "\n";
+      }
+      return std::nullopt;
+    }
+    options.import_presets = presets;
+  }
   options.script.cancel_load_screenshot = parser.value(cancel_load_option);
   if (!options.script.cancel_load_screenshot.isEmpty() && options.script.open_after.isEmpty()) {
     std::cerr << "contact-studio: error: --cancel-load needs --open-after" << std::endl;
@@ -416,7 +449,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
   options.scripted = parser.isSet(frames_option) || parser.isSet(screenshot_option) ||
                      options.script.exit || options.script.drag ||
                      !options.script.open_after.isEmpty() || !options.script.keys.isEmpty() ||
-                     options.script.pause_after > 0 || options.script.memory_log_every > 0 ||
+                     !options.script.drop.isEmpty() || options.script.pause_after > 0 ||
+                     options.script.memory_log_every > 0 ||
                      !options.script.record_teleop.isEmpty() || !options.script.replay.isEmpty() ||
                      options.script.teleop || !options.script.follow.isEmpty() ||
                      options.script.steps > 0 || options.script.click;
@@ -529,6 +563,12 @@ int main(int argc, char** argv) {
   }
   if (options->size.isValid()) window.resize(options->size);
   window.show();
-  window.OpenScene(scene);
+  // a lone robot or mesh with --import goes through the import dialog
+  if (options->import_presets) window.SetImportPresets(*options->import_presets);
+  if (options->import_presets && sim::io::ImportKindOf(scene.toStdString())) {
+    window.ImportFile(scene);
+  } else {
+    window.OpenScene(scene);
+  }
   return app.exec();
 }

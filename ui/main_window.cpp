@@ -9,11 +9,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPainter>
 #include <QPixmap>
 #include <QScreen>
@@ -23,15 +26,18 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QUrl>
 #include <QVulkanInstance>
 
 #include <imgui.h>
 
 #include "engine/io/default_scene.h"
 #include "engine/io/scene_catalog.h"
+#include "engine/io/text_util.h"
 #include "engine/visual/visual_frame.h"
 #include "ui/camera_menu.h"
 #include "ui/frame_compose.h"
+#include "ui/import_dialog.h"
 #include "ui/key_frame_menu.h"
 #include "ui/panels/convergence_panel.h"
 #include "ui/panels/diagnostics_panel.h"
@@ -91,6 +97,15 @@ QImage ViewportImageToRgb(QImage image, VkFormat format) {
   return image.convertToFormat(QImage::Format_RGB32);
 }
 
+// the first local file of a drag, or empty (text, remote URLs)
+QString DroppedFile(const QMimeData* mime) {
+  if (mime == nullptr) return QString();
+  for (const QUrl& url : mime->urls()) {
+    if (url.isLocalFile()) return url.toLocalFile();
+  }
+  return QString();
+}
+
 }  // namespace
 
 
@@ -135,6 +150,9 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
               {std::min(kSceneDockWidth, static_cast<int>(kSceneDockFraction * size.width()))},
               Qt::Horizontal);
   ShowEmptyScene();
+  // files dropped anywhere: the widgets, and the 3D view's own window
+  setAcceptDrops(true);
+  viewport_->installEventFilter(this);
 }
 
 
@@ -556,6 +574,7 @@ void MainWindow::SendPacing() {
 
 void MainWindow::OpenScene(const QString& path) {
   scene_path_ = path;
+  last_import_.reset();
   // a newer Open or Reload supersedes the load still running
   loader_->Load(path);
 }
@@ -781,12 +800,113 @@ void MainWindow::OnOpenSceneTriggered() {
   }
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open"), directory, tr(kOpenFileFilter));
-  if (!path.isEmpty() && ConfirmUnsavedPaint(path)) OpenScene(path);
+  if (!path.isEmpty()) OpenOrImport(path);
 }
 
 
 void MainWindow::OnReloadTriggered() {
-  if (!scene_path_.isEmpty() && ConfirmUnsavedPaint(scene_path_)) OpenScene(scene_path_);
+  if (scene_path_.isEmpty() || !ConfirmUnsavedPaint(scene_path_)) return;
+  if (last_import_ && scene_path_ == import_path_) {
+    LoadImport(scene_path_, *last_import_);
+  } else {
+    OpenScene(scene_path_);
+  }
+}
+
+
+void MainWindow::OpenOrImport(const QString& path) {
+  const std::string file = path.toStdString();
+  if (io::LowerExtension(file) != ".json" && !io::ImportKindOf(file)) {
+    const QString message =
+        tr("Cannot open %1: not a scene (.json), a URDF robot or a mesh (.msh, .vtk, .node, .ele, "
+           ".obj, .stl, …); the current scene stays")
+            .arg(QFileInfo(path).fileName());
+    std::cerr << "contact-studio: error: " << message.toStdString() << std::endl;
+    statusBar()->showMessage(message);
+    return;
+  }
+  if (!ConfirmUnsavedPaint(path)) return;
+  if (io::LowerExtension(file) == ".json") {
+    OpenScene(path);
+  } else {
+    ImportFile(path);
+  }
+}
+
+
+ImportDialog* MainWindow::ImportFile(const QString& path) {
+  Expected<io::ImportSource> source = io::InspectImportFile(path.toStdString());
+  if (!source.ok()) {
+    ApplyLoadResult(path, Expected<io::Scene>(source.diagnostics()));
+    return nullptr;
+  }
+  // one import at a time: a newer one replaces the dialog still open
+  if (import_dialog_) import_dialog_->reject();
+  auto* dialog = new ImportDialog(source.value(), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  if (!import_presets_.isEmpty()) {
+    const Diagnostics errors = dialog->ApplyPresets(import_presets_);
+    if (!errors.empty()) std::cerr << errors.Format() << std::flush;
+  }
+  connect(dialog, &ImportDialog::ImportRequested, this,
+          [this, path](const io::ImportSettings& settings) { LoadImport(path, settings); });
+  connect(dialog, &ImportDialog::SceneSaved, this, &MainWindow::OpenScene);
+  connect(dialog, &QDialog::rejected, this, [this, path] { OnLoadCancelled(path); });
+  import_dialog_ = dialog;
+  dialog->open();
+  emit ImportDialogOpened(dialog);
+  return dialog;
+}
+
+
+ImportDialog* MainWindow::import_dialog() const { return import_dialog_.data(); }
+
+
+void MainWindow::LoadImport(const QString& path, const io::ImportSettings& settings) {
+  scene_path_ = path;
+  import_path_ = path;
+  last_import_ = settings;
+  loader_->Load(path, [settings](const LoadProgress& progress) {
+    return io::LoadImportScene(settings, progress);
+  });
+}
+
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (!DroppedFile(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* event) {
+  if (!DroppedFile(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString file = DroppedFile(event->mimeData());
+  if (file.isEmpty()) return;
+  event->acceptProposedAction();
+  OpenOrImport(file);
+}
+
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == viewport_) {
+    switch (event->type()) {
+      case QEvent::DragEnter:
+        dragEnterEvent(static_cast<QDragEnterEvent*>(event));
+        return true;
+      case QEvent::DragMove:
+        dragMoveEvent(static_cast<QDragMoveEvent*>(event));
+        return true;
+      case QEvent::Drop:
+        dropEvent(static_cast<QDropEvent*>(event));
+        return true;
+      default:
+        break;
+    }
+  }
+  return QMainWindow::eventFilter(watched, event);
 }
 
 
@@ -884,7 +1004,7 @@ void MainWindow::UpdateRecentMenu() {
     QAction* action = recent_menu_->addAction(
         QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(file).fileName()));
     action->setStatusTip(file);
-    connect(action, &QAction::triggered, this, [this, file] { OpenScene(file); });
+    connect(action, &QAction::triggered, this, [this, file] { OpenOrImport(file); });
   }
   recent_menu_->setEnabled(!files.isEmpty());
 }

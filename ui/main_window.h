@@ -9,19 +9,25 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <QImage>
 #include <QMainWindow>
+#include <QPointer>
 #include <QRect>
 #include <QString>
 #include <QStringList>
 
 #include "engine/core/diagnostics.h"
+#include "engine/io/import_scene.h"
 #include "engine/io/overrides.h"
 #include "engine/io/scene_file.h"
 
 class QAction;
+class QDragEnterEvent;
+class QDragMoveEvent;
+class QDropEvent;
 class QLabel;
 class QToolButton;
 class QMenu;
@@ -34,6 +40,7 @@ class CameraMenu;
 class ConvergencePanel;
 class DiagnosticsPanel;
 class HelpPanel;
+class ImportDialog;
 class InspectorPanel;
 class KeyFrameMenu;
 class PaintPanel;
@@ -67,6 +74,20 @@ class MainWindow : public QMainWindow {
   /// running is cancelled. Emits SceneLoadFinished either way. An empty `path` fails with a
   /// diagnostic saying that no scene was found.
   void OpenScene(const QString& path);
+
+  /// What File > Open, a drop and the recent files do with `path`: a scene (.json) is opened, a
+  /// lone robot or mesh goes through the import dialog (ImportFile), anything else is an error
+  /// in the status bar and the current scene stays.
+  void OpenOrImport(const QString& path);
+  /// Shows the import dialog for the robot or mesh at `path` (window-modal; its fields preset by
+  /// SetImportPresets): Import loads it, Save as scene… opens the saved scene, Cancel keeps the
+  /// current scene (reported as a cancelled load). A file that cannot be read fails as a load
+  /// does; returns null then.
+  ImportDialog* ImportFile(const QString& path);
+  /// Presets ("key=value,...", io::ApplyImportPresets) of every import dialog from now on.
+  void SetImportPresets(const QString& presets) { import_presets_ = presets; }
+  /// The import dialog while one is open, else null.
+  ImportDialog* import_dialog() const;
 
   /// Shows and raises the panels named (scene, solver, convergence, statistics, inspector, paint,
   /// teleop, help, diagnostics);
@@ -109,6 +130,15 @@ class MainWindow : public QMainWindow {
  signals:
   /// A load finished; `ok` false when it failed (its diagnostics are listed) or was cancelled.
   void SceneLoadFinished(bool ok, const QString& path);
+  /// An import dialog was opened (ImportFile).
+  void ImportDialogOpened(sim::ui::ImportDialog* dialog);
+
+ protected:
+  /// Drops of files on the window (and on the 3D view, through eventFilter) go to OpenOrImport.
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dragMoveEvent(QDragMoveEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void CreateActions();
@@ -120,6 +150,7 @@ class MainWindow : public QMainWindow {
 
   void ApplyLoadResult(const QString& path, const Expected<io::Scene>& result);
   void OnLoadCancelled(const QString& path);
+  void LoadImport(const QString& path, const io::ImportSettings& settings);
   void ShowEmptyScene();
   void OnSceneChanged(const SimSnapshot& snapshot);
   // a click in the viewport: inspects the contact drawn under it, else picks a body
@@ -159,6 +190,10 @@ class MainWindow : public QMainWindow {
   VideoMenu* video_menu_ = nullptr;    // File menu: Record Video
   int unsaved_paint_ = 0;              // painted fields not saved, as the worker last said
   QString open_after_save_;            // a scene to open once the painted fields are saved
+  QPointer<ImportDialog> import_dialog_;
+  QString import_presets_;
+  std::optional<io::ImportSettings> last_import_;  // what Reload imports again at import_path_
+  QString import_path_;
 
   QAction* open_action_ = nullptr;
   QMenu* recent_menu_ = nullptr;

@@ -36,16 +36,8 @@ constexpr int kBarWidth = 110;
 
 // the load itself, on a thread of Qt's pool; the task shares the monitor, so it outlives the
 // loader if the window closes first
-SceneLoader::Result LoadSceneFile(const QString& path, std::shared_ptr<LoadMonitor> monitor) {
-  if (path.isEmpty()) {
-    Diagnostics diagnostics;
-    diagnostics.Error("contact-studio", 0, "",
-                      "no scene file given and no scenes/default.json found (set "
-                      "CONTACT_STUDIO_SCENES to the scenes directory)");
-    return std::make_shared<const Expected<io::Scene>>(std::move(diagnostics));
-  }
-  return std::make_shared<const Expected<io::Scene>>(
-      io::LoadAnyScene(path.toStdString(), LoadProgress(monitor.get())));
+SceneLoader::Result RunTask(const SceneLoader::Task& task, std::shared_ptr<LoadMonitor> monitor) {
+  return std::make_shared<const Expected<io::Scene>>(task(LoadProgress(monitor.get())));
 }
 
 }  // namespace
@@ -99,6 +91,20 @@ SceneLoader::~SceneLoader() {
 
 
 void SceneLoader::Load(const QString& path) {
+  Load(path, [path](const LoadProgress& progress) -> Expected<io::Scene> {
+    if (path.isEmpty()) {
+      Diagnostics diagnostics;
+      diagnostics.Error("contact-studio", 0, "",
+                        "no scene file given and no scenes/default.json found (set "
+                        "CONTACT_STUDIO_SCENES to the scenes directory)");
+      return diagnostics;
+    }
+    return io::LoadAnyScene(path.toStdString(), progress);
+  });
+}
+
+
+void SceneLoader::Load(const QString& path, Task task) {
   // the newer load wins: the older one stops at its next check and its result is dropped
   if (current_) current_->monitor->RequestCancel();
   auto job = std::make_shared<Job>();
@@ -119,7 +125,7 @@ void SceneLoader::Load(const QString& path) {
       emit Finished(job->path, result);
     }
   });
-  watcher->setFuture(QtConcurrent::run(&LoadSceneFile, path, job->monitor));
+  watcher->setFuture(QtConcurrent::run(&RunTask, std::move(task), job->monitor));
 
   // Esc is taken only while there is something to cancel
   cancel_action_->setEnabled(true);

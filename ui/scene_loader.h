@@ -7,6 +7,7 @@
 // an SDF grid; TetGen runs to its end). Results are never applied here: Finished hands them on.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include <QObject>
@@ -14,6 +15,7 @@
 #include <QTimer>
 
 #include "engine/core/diagnostics.h"
+#include "engine/core/load_monitor.h"
 #include "engine/io/scene_file.h"
 
 class QAction;
@@ -30,6 +32,8 @@ class SceneLoader : public QObject {
 
  public:
   using Result = std::shared_ptr<const Expected<io::Scene>>;
+  /// A load's work, run off the GUI thread with the load's progress.
+  using Task = std::function<Expected<io::Scene>(const LoadProgress& progress)>;
 
   /// Adds its widgets to `status_bar` (permanent widgets at the left of the others, so status
   /// messages do not hide them), hidden until a load runs.
@@ -40,6 +44,8 @@ class SceneLoader : public QObject {
   /// Loads the scene, URDF or mesh at `path` (io::LoadAnyScene); an empty `path` fails with a
   /// diagnostic saying that no scene was found. A load still running is cancelled silently.
   void Load(const QString& path);
+  /// Loads the scene `task` makes (an import's), reported as the load of `path`.
+  void Load(const QString& path, Task task);
   /// Asks the running load to stop; it ends with Cancelled (nothing when idle).
   void Cancel();
 

@@ -11,15 +11,24 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDropEvent>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
+#include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QStatusBar>
+#include <QTextDocumentFragment>
 #include <QToolButton>
+#include <QUrl>
+#include <QWindow>
 #include <QtTest/QTest>
 
 #include "engine/model/model.h"
+#include "ui/import_dialog.h"
 #include "ui/main_window.h"
 #include "ui/panels/diagnostics_panel.h"
 #include "ui/panels/help_panel.h"
@@ -52,6 +61,7 @@ ScriptedRun::ScriptedRun(MainWindow* window, ScriptedRunOptions options, QObject
     : QObject(parent), window_(window), options_(std::move(options)) {
   options_.frames = std::max(1, options_.frames);
   connect(window_, &MainWindow::SceneLoadFinished, this, &ScriptedRun::OnSceneLoadFinished);
+  connect(window_, &MainWindow::ImportDialogOpened, this, &ScriptedRun::DriveImportDialog);
   // queued: the screenshot renders a frame of its own, which cannot happen inside a frame
   connect(window_->viewport(), &VulkanViewport::FrameRendered, this, &ScriptedRun::OnFrameRendered,
           Qt::QueuedConnection);
@@ -67,6 +77,12 @@ ScriptedRun::ScriptedRun(MainWindow* window, ScriptedRunOptions options, QObject
 void ScriptedRun::OnSceneLoadFinished(bool ok, const QString& path) {
   // a later load (--open-after) is only told; the first one (the command line's) starts the count
   if (counting_ || done_) {
+    // a dropped file's scene is drawn for a few frames before the run ends
+    constexpr quint64 kFramesAfterDrop = 10;
+    if (dropped_) {
+      target_frame_ =
+          std::max(target_frame_, window_->viewport()->frames_rendered() + kFramesAfterDrop);
+    }
     const auto& snapshot = *window_->simulation()->latest();
     const char* outcome = window_->last_load_cancelled() ? "cancelled" : ok ? "ok" : "failed";
     std::cout << "load: " << outcome << " " << path.toStdString() << " at sim time "
@@ -99,8 +115,9 @@ void ScriptedRun::OnFrameRendered(quint64 count) {
   }
   // the frames are done once a load the script started has ended too, and the click (after the
   // steps, which a loaded machine may take longer than the frames) is made
-  if (count < target_frame_ || (opened_after_ && window_->scene_loader()->loading()) ||
-      !ReplayOver() || (options_.click && !clicked_)) {
+  const bool loading = window_->scene_loader()->loading() || window_->import_dialog() != nullptr;
+  if (count < target_frame_ || ((opened_after_ || dropped_) && loading) || !ReplayOver() ||
+      (options_.click && !clicked_)) {
     PlayScript(frame);
     return;
   }
@@ -220,6 +237,46 @@ void ScriptedRun::PlayScript(quint64 frame) {
               << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
     window_->OpenScene(options_.open_after);
   }
+  if (!options_.drop.isEmpty() && !dropped_ && frame >= frames / 2) {
+    dropped_ = true;
+    DropFile(options_.drop);
+  }
+}
+
+
+void ScriptedRun::DropFile(const QString& file) {
+  // at the 3D view's centre, into the window as the windowing system delivers a drag
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(QFileInfo(file).absoluteFilePath())});
+  const QWidget* view = window_->centralWidget();
+  const QPointF at = view->mapTo(window_, view->rect().center());
+  QWindow* target = window_->windowHandle();
+  QDragEnterEvent enter(at.toPoint(), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(target, &enter);
+  QDropEvent drop(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(target, &drop);
+  std::cout << "drop: " << file.toStdString() << " " << (drop.isAccepted() ? "accepted" : "refused")
+            << ", status: " << window_->statusBar()->currentMessage().toStdString() << std::endl;
+}
+
+
+void ScriptedRun::DriveImportDialog(ImportDialog* dialog) {
+  auto plain = [](const QLabel* label) {
+    return QTextDocumentFragment::fromHtml(label->text()).toPlainText().toStdString();
+  };
+  std::cout << "import dialog: " << plain(dialog->mass_label()) << " | "
+            << plain(dialog->size_label()) << std::endl;
+  // once it shows, as a person would click
+  QPointer<ImportDialog> open(dialog);
+  QTimer::singleShot(100, this, [open, plain] {
+    if (!open) return;
+    QTest::mouseClick(open->save_path().isEmpty() ? open->import_button() : open->save_button(),
+                      Qt::LeftButton);
+    if (open && open->isVisible()) {
+      std::cout << "import error: " << open->error_label()->text().toStdString() << std::endl;
+      QTest::mouseClick(open->cancel_button(), Qt::LeftButton);
+    }
+  });
 }
 
 

@@ -7,9 +7,15 @@
 // (`--cancel-load SHOT.png`: the window saved, then the Cancel button clicked with QTest); it
 // acts only once a load it started has ended. It can log its resident memory every few frames
 // (`--memory-log N`: "memory: frame F rss R kB step S", VmRSS from /proc/self/status and lane 0's
-// step) for soak tests. On the way and at the end it prints what happened on stdout:
+// step) for soak tests. It drops a file on the 3D view halfway (`--drop FILE`: a drag-enter and a
+// drop event with the file's URL, through the window's own drop handling), and clicks an import
+// dialog's Import button (Save as Scene… when its presets name a `save` file) once it shows,
+// Cancel when the save fails. On the way and at the end it prints what happened on stdout:
 //   load: ok|failed|cancelled PATH at sim time T s    (each load after the first)
 //   status: MESSAGE                                   (the status bar's message then)
+//   drop: FILE accepted|refused, status: MESSAGE      (--drop)
+//   import dialog: MASS TEXT | SIZE TEXT              (each import dialog, as it shows)
+//   import error: MESSAGE                             (a failed save in the dialog)
 //   sim: time T s, steps N, running|paused
 //   lanes: LABEL | LABEL ...
 //   frame time: median F ms (R fps); step time: median S ms
@@ -45,6 +51,7 @@
 
 namespace sim::ui {
 
+class ImportDialog;
 class MainWindow;
 struct SimSnapshot;
 
@@ -80,6 +87,7 @@ struct ScriptedRunOptions {
   /// once the replay has, and not before the frames are done
   QString replay;
   QString open_after;  ///< file to open at half the frames; empty: none
+  QString drop;        ///< file dropped on the 3D view at half the frames; empty: none
   /// non-empty: once the `open_after` load shows a progress value, save the window here and click
   /// the Cancel button
   QString cancel_load_screenshot;
@@ -126,6 +134,10 @@ class ScriptedRun : public QObject {
   void CancelLoadWhenShown();
   // the --click-world click, once it is due
   void ClickWhenDue(quint64 frame);
+  // drops `file` on the viewport as a file manager's drag would
+  void DropFile(const QString& file);
+  // prints the import dialog's mass and size, then clicks Import or Save as Scene…
+  void DriveImportDialog(ImportDialog* dialog);
   void LogMemory(quint64 frame) const;
   // the --screenshot-every shot of `frame`
   void SaveNumberedScreenshot(quint64 frame);
@@ -151,6 +163,7 @@ class ScriptedRun : public QObject {
   bool drag_released_ = false;
   bool paint_saved_ = false;
   bool opened_after_ = false;
+  bool dropped_ = false;
   bool cancel_clicked_ = false;
   bool keys_pressed_ = false;
   bool joint_dragged_ = false;

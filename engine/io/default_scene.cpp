@@ -85,7 +85,7 @@ void AddGeometry(const ShapeGeometry& g, const Pose& X_WS, Bounds* bounds) {
 }
 
 // world bounds of everything drawn or colliding: visuals, shapes, particles
-Bounds SceneBounds(const Model& model, const State& state) {
+Bounds WorldBounds(const Model& model, const State& state) {
   Bounds bounds;
   auto pose_of = [&](int body, const Pose& X_B) {
     return body == kWorldBody ? X_B : state.body_X_WB[body] * X_B;
@@ -139,11 +139,8 @@ std::string ObjectJson(const std::string& path, const std::string& name,
       diagnostics->Append(robot.diagnostics());
       return "";
     }
-    const Real stiffness = 1000 * std::max<Real>(robot->TotalMass(), 1e-3) * kGravity;
-    char hold[160];
-    std::snprintf(hold, sizeof(hold), "\"hold_pose\": {\"stiffness\": %.6g, \"damping\": %.6g}",
-                  stiffness, 0.01 * stiffness);
-    return head + ", \"type\": \"urdf\", \"fixed_base\": true, " + hold + "}";
+    return head + ", \"type\": \"urdf\", \"fixed_base\": true, " +
+           HoldPoseJson(robot->TotalMass()) + "}";
   }
   if (ext == ".msh" || ext == ".node" || ext == ".ele" || ext == ".vtk") {
     return head + ", \"type\": \"tetmesh\"}";
@@ -201,7 +198,7 @@ Expected<Scene> MakeDefaultSceneFor(const std::string& path, const LoadProgress&
   scene.initial_state = loaded->initial_state;
 
   // on the ground: lowest point at the clearance, centred in x and y
-  Bounds bounds = SceneBounds(*model, scene.initial_state);
+  Bounds bounds = WorldBounds(*model, scene.initial_state);
   if (!bounds.valid()) bounds.lower = bounds.upper = Vec3::Zero();
   const Vec3 centre = 0.5 * (bounds.lower + bounds.upper);
   Translate(Vec3(-centre.x(), -centre.y(), kDefaultSceneClearance - bounds.lower.z()), model.get(),
@@ -218,17 +215,38 @@ Expected<Scene> MakeDefaultSceneFor(const std::string& path, const LoadProgress&
   model->shape_color.push_back({0.55f, 0.55f, 0.55f});
   if (!model->shape_visual_mesh.empty()) model->shape_visual_mesh.resize(ground + 1);
 
-  // the camera: the bounding sphere fills ~80% of the vertical field of view
-  CameraSetup& camera = model->camera;
-  camera.target = Vec3(0, 0, kDefaultSceneClearance + 0.5 * size.z());
-  const Real radius = std::max<Real>(0.5 * size.norm(), 0.01);
-  const Real half_fov = 0.5 * camera.fov_y_deg * std::numbers::pi / 180;
-  camera.distance = std::clamp<Real>(1.25 * radius / std::sin(half_fov), 0.05, 1e4);
-  camera.pitch_deg = 20;
-  camera.yaw_deg = 35;
+  FrameOnGround(size, &model->camera);
   scene.model = std::move(model);
   progress.Report(1);
   return Expected<Scene>(std::move(scene), std::move(diagnostics));
+}
+
+
+std::string HoldPoseJson(Real robot_mass) {
+  const Real stiffness = 1000 * std::max<Real>(robot_mass, 1e-3) * kGravity;
+  char hold[160];
+  std::snprintf(hold, sizeof(hold), "\"hold_pose\": {\"stiffness\": %.6g, \"damping\": %.6g}",
+                stiffness, 0.01 * stiffness);
+  return hold;
+}
+
+
+bool SceneBounds(const Model& model, const State& state, Vec3* lower, Vec3* upper) {
+  const Bounds bounds = WorldBounds(model, state);
+  if (!bounds.valid()) return false;
+  *lower = bounds.lower;
+  *upper = bounds.upper;
+  return true;
+}
+
+
+void FrameOnGround(const Vec3& size, CameraSetup* camera) {
+  camera->target = Vec3(0, 0, kDefaultSceneClearance + 0.5 * size.z());
+  const Real radius = std::max<Real>(0.5 * size.norm(), 0.01);
+  const Real half_fov = 0.5 * camera->fov_y_deg * std::numbers::pi / 180;
+  camera->distance = std::clamp<Real>(1.25 * radius / std::sin(half_fov), 0.05, 1e4);
+  camera->pitch_deg = 20;
+  camera->yaw_deg = 35;
 }
 
 

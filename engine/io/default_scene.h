@@ -30,6 +30,18 @@ inline constexpr Real kDefaultSceneClearance = 0.001;
 /// LoadScene.
 Expected<Scene> MakeDefaultSceneFor(const std::string& path, const LoadProgress& progress = {});
 
+/// The `"hold_pose": {...}` JSON member a default scene gives a robot of `robot_mass` [kg]: a
+/// stiffness of 1000·m·g·(1 m) and damping 1% of it.
+std::string HoldPoseJson(Real robot_mass);
+
+/// The world bounds of everything of `model` drawn or colliding in `state` (visuals, shapes,
+/// particles; planes and unbounded fields add nothing) [m]; false when there is nothing bounded.
+bool SceneBounds(const Model& model, const State& state, Vec3* lower, Vec3* upper);
+
+/// `camera` turned to frame a box of `size` [m] standing on the ground at the origin, as a
+/// default scene's: its bounding sphere fills ~80% of the vertical field of view.
+void FrameOnGround(const Vec3& size, CameraSetup* camera);
+
 /// LoadScene for a .json file, MakeDefaultSceneFor for every other file. With a `progress`, a
 /// cancelled load returns the one kLoadCancelledMessage error about `path`.
 Expected<Scene> LoadAnyScene(const std::string& path, const LoadProgress& progress = {});
