@@ -255,14 +255,27 @@ TEST(VisualFrameTest, ContactsCarryPointForcesAndStickOrSlip) {
 }
 
 
-TEST(VisualFrameTest, BodyAndJointFramesFollowTheState) {
+// a 2 kg link (a 0.2 × 0.2 × 1 m box) hanging from a revolute joint about y at z = 1.5, its COM
+// at z = 1
+struct HangingLink {
+  HangingLink() {
+    link = test_support::AddBody(&model, &state, "link",
+                                 Geometry(ShapeType::kBox, 0, Vec3(0.1, 0.1, 0.5)), 2,
+                                 Pose{Vec3(0, 0, 1), Quat::Identity()});
+    test_support::AddJoint(&model, state, JointType::kRevolute, kWorldBody, link, Vec3(0, 0, 1.5),
+                           Vec3::UnitY());
+  }
   Model model = test_support::MakeEmptyModel();
   State state;
-  const int link = test_support::AddBody(&model, &state, "link",
-                                         Geometry(ShapeType::kBox, 0, Vec3(0.1, 0.1, 0.5)), 2,
-                                         Pose{Vec3(0, 0, 1), Quat::Identity()});
-  test_support::AddJoint(&model, state, JointType::kRevolute, kWorldBody, link, Vec3(0, 0, 1.5),
-                         Vec3::UnitY());
+  int link = -1;
+};
+
+
+TEST(VisualFrameTest, BodyAndJointFramesFollowTheState) {
+  HangingLink hanging;
+  Model& model = hanging.model;
+  State& state = hanging.state;
+  const int link = hanging.link;
   // the link swings 90° about y around the joint at z = 1.5: its COM moves to (−0.5, 0, 1.5)
   const Quat q(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitY()));  // body +z (to the joint) to +x
   state.body_X_WB[link] = Pose{Vec3(-0.5, 0, 1.5), q};
@@ -282,13 +295,9 @@ TEST(VisualFrameTest, BodyAndJointFramesFollowTheState) {
 // its target 90° away, gets a copy of its shape where FK at that angle puts it (the COM 0.5 below
 // the joint swung to (−0.5, 0, 1.5)); at its target, or without one, no ghost
 TEST(VisualFrameTest, DriveTargetGhostsStandAtTheTargetPose) {
-  Model model = test_support::MakeEmptyModel();
-  State state;
-  const int link = test_support::AddBody(&model, &state, "link",
-                                         Geometry(ShapeType::kBox, 0, Vec3(0.1, 0.1, 0.5)), 2,
-                                         Pose{Vec3(0, 0, 1), Quat::Identity()});
-  test_support::AddJoint(&model, state, JointType::kRevolute, kWorldBody, link, Vec3(0, 0, 1.5),
-                         Vec3::UnitY());
+  HangingLink hanging;
+  Model& model = hanging.model;
+  State& state = hanging.state;
   VisualFrame frame = MakeVisualFrame(model, state);
   ASSERT_EQ(frame.shapes.size(), 1u);
   AppendDriveTargetGhosts(model, state, {M_PI / 2}, &frame);
