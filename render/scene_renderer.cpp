@@ -262,6 +262,11 @@ struct SceneRenderer::Impl {
     FrameConstants sky_constants{};
     FrameConstants shadow_constants{};  // matrix: the key light's view-projection
     bool has_casters = false;
+    // what the casters and the light fit were (CasterDigest), and what the slot's map holds:
+    // equal digests mean nothing moved and the map is drawn already
+    std::uint64_t caster_digest = 0;
+    std::uint64_t map_digest = 0;
+    bool map_valid = false;
     Buffer shadow_data;      // host-visible ShadowData
     ShadowData shadow_on{};  // the key light's, copied to shadow_data by RecordShadowPass
     VkDescriptorSet descriptor_set = VK_NULL_HANDLE;
@@ -280,6 +285,9 @@ struct SceneRenderer::Impl {
   void DrawBatches(VkCommandBuffer cmd, const Slot& slot, const std::vector<Batch>& batches,
                    int two_sided, float opacity, bool shadow = false) const;
   void DrawSurfaces(VkCommandBuffer cmd, const Slot& slot, int see_through) const;
+  // digest of everything the slot's shadow pass draws: the light's matrix, the casters' batches
+  // with their instances' poses and scales, the soft-body surfaces
+  std::uint64_t CasterDigest(const Slot& slot) const;
 
   DeviceContext context;
   std::unique_ptr<ShadowMaps> shadow_maps;
@@ -299,6 +307,7 @@ struct SceneRenderer::Impl {
   std::vector<const GpuAssets::Mesh*> gpu_meshes;  // per frame mesh, null until needed
   std::vector<Marker> markers;
   std::vector<CasterBounds> casters;
+  StableLightFit light_fit;
   std::vector<InstanceData> planes;
 };
 
@@ -674,6 +683,46 @@ void SceneRenderer::Impl::Upload(Slot* slot) {
 }
 
 
+std::uint64_t SceneRenderer::Impl::CasterDigest(const Slot& slot) const {
+  // FNV-1a over 32-bit words
+  std::uint64_t digest = 14695981039346656037ull;
+  const auto add = [&digest](const void* data, std::size_t bytes) {
+    const auto* bytes_in = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i + 4 <= bytes; i += 4) {
+      std::uint32_t word;
+      std::memcpy(&word, bytes_in + i, sizeof(word));
+      digest = (digest ^ word) * 1099511628211ull;
+    }
+  };
+  add(slot.shadow_constants.matrix, sizeof(slot.shadow_constants.matrix));
+  for (const int pass : {kOpaquePass, kSeeThroughPass}) {
+    for (const Batch& batch : slot.batches[pass]) {
+      const std::array<std::uint64_t, 2> buffers = {reinterpret_cast<std::uint64_t>(batch.vertices),
+                                                    reinterpret_cast<std::uint64_t>(batch.indices)};
+      const std::array<std::uint32_t, 5> draw = {batch.shadow_first_index, batch.shadow_index_count,
+                                                 static_cast<std::uint32_t>(batch.vertex_offset),
+                                                 batch.instance_count, batch.two_sided ? 1u : 0u};
+      add(buffers.data(), sizeof(buffers));
+      add(draw.data(), sizeof(draw));
+      for (std::uint32_t i = 0; i < batch.instance_count; ++i) {
+        const InstanceData& instance = slot.scratch[batch.first_instance + i];
+        add(instance.rows, sizeof(instance.rows));
+        add(instance.scale, sizeof(instance.scale));
+      }
+    }
+  }
+  for (const SurfaceDraw& surface : slot.surfaces) {
+    const std::array<std::uint32_t, 3> draw = {surface.first_index, surface.index_count,
+                                               static_cast<std::uint32_t>(surface.vertex_offset)};
+    add(draw.data(), sizeof(draw));
+  }
+  for (const SurfaceVertex& vertex : slot.surface_scratch)
+    add(vertex.position, sizeof(vertex.position));
+  add(slot.index_scratch.data(), slot.index_scratch.size() * sizeof(std::uint32_t));
+  return digest;
+}
+
+
 SceneRenderer::SceneRenderer(const DeviceContext& context) : impl_(std::make_unique<Impl>()) {
   // on a throw, impl_ is destroyed and releases whatever was created
   impl_->Create(context);
@@ -734,14 +783,16 @@ void SceneRenderer::Prepare(std::uint32_t frame_slot, const VisualFrame& frame,
   if (slot.has_casters) {
     ShadowData& shadow = slot.shadow_on;
     float texel_size = 0.0f;
+    r.light_fit.Update(to_light, r.casters);
     const Eigen::Matrix4f light =
-        FitLightViewProjection(to_light, r.casters, r.shadow_maps->size(), &texel_size);
+        LightViewProjection(to_light, r.light_fit.box(), r.shadow_maps->size(), &texel_size);
     slot.shadow_constants = scene;
     std::memcpy(slot.shadow_constants.matrix, light.data(), sizeof(scene.matrix));
     std::memcpy(shadow.light_matrix, light.data(), sizeof(shadow.light_matrix));
     shadow.params[1] = kShadowNormalOffsetTexels * texel_size;
     const float map_span = texel_size * static_cast<float>(r.shadow_maps->size());
     shadow.params[2] = std::max(kShadowPenumbra, kShadowMinPenumbraTexels * texel_size) / map_span;
+    slot.caster_digest = r.CasterDigest(slot);
   }
   // no shadows until RecordShadowPass fills the map
   const ShadowData disabled = NoShadow();
@@ -823,6 +874,11 @@ void SceneRenderer::RecordShadowPass(VkCommandBuffer cmd, std::uint32_t frame_sl
   // the map of this frame will hold the casters: let the shaders use it (the host's submit
   // makes this host write visible)
   std::memcpy(slot.shadow_data.mapped(), &slot.shadow_on, sizeof(slot.shadow_on));
+
+  // nothing moved since the slot's map was drawn (a paused or resting scene): it holds them
+  if (slot.map_valid && slot.map_digest == slot.caster_digest) return;
+  slot.map_digest = slot.caster_digest;
+  slot.map_valid = true;
 
   // depth of the shapes, meshes and soft bodies seen from the key light
   r.shadow_maps->BeginPass(cmd, frame_slot);

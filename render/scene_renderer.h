@@ -58,7 +58,9 @@ class SceneRenderer {
   /// Records the key light's shadow map pass of slot `frame_slot` into `cmd`: after Prepare and
   /// OUTSIDE any render pass, before the host begins the pass that Record draws in (same command
   /// buffer, or an earlier submission on the same queue). Optional: when it is not called, Record
-  /// draws the frame without shadows.
+  /// draws the frame without shadows. Records nothing when the slot's map already holds this
+  /// frame's casters (nothing moved since it was drawn and the light's fit stayed, see
+  /// StableLightFit): a paused or resting scene pays for its shadows once per slot.
   void RecordShadowPass(VkCommandBuffer cmd, std::uint32_t frame_slot);
   /// Records the draws of slot `frame_slot` into `cmd` inside the active render pass; sets its own
   /// viewport and scissor to the extent given to Prepare.

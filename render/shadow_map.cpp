@@ -18,6 +18,14 @@ namespace {
 // margin around the casters so that filtering taps at the rim still read inside the map
 constexpr float kFitMargin = 1.05f;
 
+// light frame: u, v across the light, w towards the light (unit, right-handed)
+void LightFrame(const Eigen::Vector3f& to_light, Eigen::Vector3f* u, Eigen::Vector3f* v,
+                Eigen::Vector3f* w) {
+  *w = to_light.normalized();
+  *u = w->unitOrthogonal();
+  *v = w->cross(*u);
+}
+
 }  // namespace
 
 
@@ -161,23 +169,27 @@ void ShadowMaps::BeginPass(VkCommandBuffer cmd, std::uint32_t slot) const {
 }
 
 
-Eigen::Matrix4f FitLightViewProjection(const Eigen::Vector3f& to_light,
-                                       const std::vector<CasterBounds>& casters,
-                                       std::uint32_t map_size, float* texel_size) {
+LightBox CasterLightBox(const Eigen::Vector3f& to_light, const std::vector<CasterBounds>& casters) {
   // light frame: u, v across the light, w towards the light
-  const Eigen::Vector3f w = to_light.normalized();
-  const Eigen::Vector3f u = w.unitOrthogonal();
-  const Eigen::Vector3f v = w.cross(u);
-
-  // bounds of the casters' spheres in the light frame
+  Eigen::Vector3f u, v, w;
+  LightFrame(to_light, &u, &v, &w);
   constexpr float kInf = std::numeric_limits<float>::infinity();
-  Eigen::Vector3f low(kInf, kInf, kInf);
-  Eigen::Vector3f high(-kInf, -kInf, -kInf);
+  LightBox box{Eigen::Vector3f(kInf, kInf, kInf), Eigen::Vector3f(-kInf, -kInf, -kInf)};
   for (const CasterBounds& caster : casters) {
     const Eigen::Vector3f p(u.dot(caster.centre), v.dot(caster.centre), w.dot(caster.centre));
-    low = low.cwiseMin(p - Eigen::Vector3f::Constant(caster.radius));
-    high = high.cwiseMax(p + Eigen::Vector3f::Constant(caster.radius));
+    box.low = box.low.cwiseMin(p - Eigen::Vector3f::Constant(caster.radius));
+    box.high = box.high.cwiseMax(p + Eigen::Vector3f::Constant(caster.radius));
   }
+  return box;
+}
+
+
+Eigen::Matrix4f LightViewProjection(const Eigen::Vector3f& to_light, const LightBox& box,
+                                    std::uint32_t map_size, float* texel_size) {
+  Eigen::Vector3f u, v, w;
+  LightFrame(to_light, &u, &v, &w);
+  const Eigen::Vector3f& low = box.low;
+  const Eigen::Vector3f& high = box.high;
 
   // square texels: one span for u and v around the centre of the bounds
   const Eigen::Vector3f centre = 0.5f * (low + high);
@@ -200,6 +212,33 @@ Eigen::Matrix4f FitLightViewProjection(const Eigen::Vector3f& to_light,
   matrix(2, 3) = depth_high / depth_span;
   matrix(3, 3) = 1.0f;
   return matrix;
+}
+
+
+Eigen::Matrix4f FitLightViewProjection(const Eigen::Vector3f& to_light,
+                                       const std::vector<CasterBounds>& casters,
+                                       std::uint32_t map_size, float* texel_size) {
+  return LightViewProjection(to_light, CasterLightBox(to_light, casters), map_size, texel_size);
+}
+
+
+bool StableLightFit::Update(const Eigen::Vector3f& to_light,
+                            const std::vector<CasterBounds>& casters) {
+  const LightBox tight = CasterLightBox(to_light, casters);
+  const auto across = [](const LightBox& box) {
+    return std::max(box.high.x() - box.low.x(), box.high.y() - box.low.y());
+  };
+  const bool inside = (tight.low.array() >= box_.low.array()).all() &&
+                      (tight.high.array() <= box_.high.array()).all();
+  if (valid_ && to_light == to_light_ && inside && across(tight) >= kShrink * across(box_)) {
+    return false;
+  }
+  // grow the tight box by the slack on every side (depth too, for casters rising or sinking)
+  const Eigen::Vector3f slack = Eigen::Vector3f::Constant(kSlack * std::max(across(tight), 1e-3f));
+  box_ = {tight.low - slack, tight.high + slack};
+  to_light_ = to_light;
+  valid_ = true;
+  return true;
 }
 
 }  // namespace sim::render

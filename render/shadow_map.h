@@ -1,7 +1,8 @@
 // Shadow maps of the scene's key light: one depth image per frame slot, the depth-only render pass
 // that fills them, a comparison sampler, and the orthographic light projection fitted around the
-// shadow casters. Used by SceneRenderer; the maps stay in SHADER_READ_ONLY_OPTIMAL layout between
-// passes, so a frame that skips the shadow pass still samples a valid (empty) map.
+// shadow casters (a stable fit, so that a map stays valid while nothing moves). Used by
+// SceneRenderer; the maps stay in SHADER_READ_ONLY_OPTIMAL layout between passes, so a frame that
+// skips the shadow pass still samples a valid (empty) map.
 #pragma once
 
 #include <cstdint>
@@ -54,12 +55,49 @@ struct CasterBounds {
   float radius;
 };
 
+/// Box in the frame of a directional light: u, v across the light, w towards it [m].
+struct LightBox {
+  Eigen::Vector3f low = Eigen::Vector3f::Zero();
+  Eigen::Vector3f high = Eigen::Vector3f::Zero();
+};
+
+/// The light-frame box around all `casters` of a light shining along -`to_light` (unit).
+/// `casters` must not be empty.
+LightBox CasterLightBox(const Eigen::Vector3f& to_light, const std::vector<CasterBounds>& casters);
+
 /// Orthographic view-projection of a directional light shining along -`to_light` (unit) that
-/// encloses all `casters`: world -> Vulkan clip (x, y in [-1, 1] over the map, depth 0 nearest the
-/// light, 1 at the far side of the casters). Sets `texel_size` to the world size of one texel of
-/// a `map_size` map [m]. `casters` must not be empty.
+/// encloses `box` (a light-frame box of that light): world -> Vulkan clip (x, y in [-1, 1] over
+/// the map, depth 0 nearest the light, 1 at the far side of the box). Sets `texel_size` to the
+/// world size of one texel of a `map_size` map [m].
+Eigen::Matrix4f LightViewProjection(const Eigen::Vector3f& to_light, const LightBox& box,
+                                    std::uint32_t map_size, float* texel_size);
+
+/// LightViewProjection around CasterLightBox(to_light, casters). `casters` must not be empty.
 Eigen::Matrix4f FitLightViewProjection(const Eigen::Vector3f& to_light,
                                        const std::vector<CasterBounds>& casters,
                                        std::uint32_t map_size, float* texel_size);
+
+/// A light fit that stays put while the casters move inside it, so that a shadow map drawn once
+/// stays valid (the map's texels do not swim either): refitted, with slack, only when a caster
+/// leaves the box, when the casters take up much less of it than they did, or when the light
+/// turns.
+class StableLightFit {
+ public:
+  /// Slack added on every side at a refit, as a fraction of the box's largest extent across the
+  /// light [-]: casters may move this far before the next refit, for texels this much larger.
+  static constexpr float kSlack = 0.08f;
+  /// Refit when the casters' extent across the light falls below this fraction of the fit's [-].
+  static constexpr float kShrink = 0.6f;
+
+  /// The box to draw the map of `casters` (non-empty) in; true when it changed since the last
+  /// call.
+  bool Update(const Eigen::Vector3f& to_light, const std::vector<CasterBounds>& casters);
+  const LightBox& box() const { return box_; }
+
+ private:
+  bool valid_ = false;
+  Eigen::Vector3f to_light_ = Eigen::Vector3f::Zero();
+  LightBox box_;
+};
 
 }  // namespace sim::render

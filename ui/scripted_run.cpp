@@ -408,8 +408,10 @@ void ScriptedRun::PrintSummary() const {
       std::cout << (k == 0 ? " " : " | ") << s.lanes[k].label;
     }
     std::cout << "\n"
-              << "frame time: median " << frame << " ms (" << (frame > 0 ? 1000.0 / frame : 0)
-              << " fps); step time: median " << median(step_ms) << " ms\n";
+              << "frame rate: " << QString::number(window_->viewport()->fps(), 'f', 1).toStdString()
+              << " fps\n"
+              << "frame time: median " << frame << " ms; step time: median " << median(step_ms)
+              << " ms\n";
   }
   if (s.model != nullptr) {
     const Model& model = *s.model;

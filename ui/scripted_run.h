@@ -18,7 +18,8 @@
 //   import error: MESSAGE                             (a failed save in the dialog)
 //   sim: time T s, steps N, running|paused
 //   lanes: LABEL | LABEL ...
-//   frame time: median F ms (R fps); step time: median S ms
+//   frame rate: R fps           (the viewport's figure: presented frames per second, last second)
+//   frame time: median F ms; step time: median S ms
 //   scene: NAME
 //   shape NAME x y z            (lane 0's shapes, world positions [m])
 //   diagnostics: E errors, W warnings

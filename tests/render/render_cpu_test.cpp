@@ -1,6 +1,6 @@
 // The renderer's CPU side, without a device: view-mode names, the strain colour maps and their
 // fitted ranges, the markers (arrow geometry, what each view and toggle adds, the force scale),
-// texture mip chains and image file dispatch.
+// texture mip chains, image file dispatch and the shadow light's stable fit.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +16,7 @@
 #include "render/png_io.h"
 #include "render/render_options.h"
 #include "render/scene_markers.h"
+#include "render/shadow_map.h"
 #include "render/strain_colors.h"
 
 namespace sim::render {
@@ -445,6 +446,45 @@ TEST(ImageFileTest, ReadsByContentAndNamesWhatIsWrong) {
   EXPECT_NE(error.find("JPEG"), std::string::npos) << error;
   EXPECT_FALSE(ReadImageFile((dir / "missing.png").string(), &read, &error));
   EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
+}
+
+TEST(StableLightFitTest, KeepsItsBoxWhileCastersMoveInsideAndRefitsWhenOneLeaves) {
+  const Eigen::Vector3f to_light = Eigen::Vector3f(-0.45f, 0.45f, 0.85f).normalized();
+  // a table-sized caster and a small one moving over it
+  std::vector<CasterBounds> casters = {{Eigen::Vector3f(0, 0, 0.4f), 0.8f},
+                                       {Eigen::Vector3f(0.1f, 0, 0.9f), 0.05f}};
+  StableLightFit fit;
+  ASSERT_TRUE(fit.Update(to_light, casters)) << "the first call fits";
+  const LightBox first = fit.box();
+  const LightBox tight = CasterLightBox(to_light, casters);
+  EXPECT_TRUE((first.low.array() < tight.low.array()).all()) << "slack on every side";
+  EXPECT_TRUE((first.high.array() > tight.high.array()).all());
+
+  // moving a few centimetres inside the slack: the same box, so a drawn map stays valid
+  casters[1].centre += Eigen::Vector3f(0.03f, -0.02f, 0.01f);
+  EXPECT_FALSE(fit.Update(to_light, casters));
+  EXPECT_EQ(fit.box().low, first.low);
+  EXPECT_EQ(fit.box().high, first.high);
+  float texel_first = 0, texel_now = 0;
+  EXPECT_EQ(LightViewProjection(to_light, first, 1024, &texel_first),
+            LightViewProjection(to_light, fit.box(), 1024, &texel_now));
+
+  // leaving it (1 m sideways): refitted around the casters where they are now
+  casters[1].centre += Eigen::Vector3f(1.0f, 0, 0);
+  EXPECT_TRUE(fit.Update(to_light, casters));
+  const LightBox moved = CasterLightBox(to_light, casters);
+  EXPECT_TRUE((fit.box().low.array() <= moved.low.array()).all());
+  EXPECT_TRUE((fit.box().high.array() >= moved.high.array()).all());
+
+  // back, and the big caster gone: the casters take up far less of the box, which shrinks
+  casters.erase(casters.begin());
+  EXPECT_TRUE(fit.Update(to_light, casters));
+  LightViewProjection(to_light, fit.box(), 1024, &texel_now);
+  EXPECT_LT(texel_now, 0.5f * texel_first);
+
+  // a turned light refits too
+  EXPECT_FALSE(fit.Update(to_light, casters));
+  EXPECT_TRUE(fit.Update(Eigen::Vector3f::UnitZ(), casters));
 }
 
 }  // namespace

@@ -522,5 +522,47 @@ TEST_F(ViewModesRender, SoftBodiesAreDrawnWithTheirMaterialAndCastShadows) {
   EXPECT_GT(darker, 200) << "pixels in the block's shadow";
 }
 
+// counts the pixels where `a` and `b` differ clearly in some channel
+int ClearlyDifferentPixels(const Image& a, const Image& b) {
+  int count = 0;
+  for (std::size_t i = 0; i < a.rgba.size(); i += 4) {
+    for (int c = 0; c < 3; ++c) {
+      if (std::abs(a.rgba[i + c] - b.rgba[i + c]) > kClearlyDifferent) {
+        ++count;
+        break;
+      }
+    }
+  }
+  return count;
+}
+
+
+TEST_F(ViewModesRender, ShadowsFollowMovingCastersAndStayWhenNothingMoves) {
+  // a table-like slab and a box that moves over it, as an arm does over fetch_tomato's table
+  VisualFrame frame;
+  frame.shapes.push_back(Ground());
+  frame.shapes.push_back(MakeShape(ShapeType::kBox, {0.5f, 0.4f, 0.02f},
+                                   Eigen::Vector3f(0, 0, 0.3f), {0.55f, 0.42f, 0.3f, 1}));
+  frame.shapes.push_back(MakeShape(ShapeType::kBox, {0.06f, 0.06f, 0.06f},
+                                   Eigen::Vector3f(-0.2f, 0, 0.6f), {0.2f, 0.3f, 0.8f, 1}));
+  const OrbitCamera camera = CloseCamera();
+  const Image first = Render(frame, camera);
+  // nothing moved: the map drawn for the first frame is used again, to the same picture
+  const Image again = Render(frame, camera);
+  EXPECT_EQ(again.rgba, first.rgba);
+
+  // the box moves 0.3 m: its shadow on the slab moves with it (the light's fit stays)
+  frame.shapes[2].X_WS[3] = 0.1f;
+  const Image moved = Render(frame, camera);
+  EXPECT_GT(ClearlyDifferentPixels(first, moved), 100) << "the shadow moved";
+  // ...to where a renderer that never saw the first frame draws it
+  std::string skip;
+  std::unique_ptr<OffscreenRenderer> fresh = MakeRenderer(kWidth, kHeight, 4, false, &skip);
+  ASSERT_TRUE(fresh) << skip;
+  const Image reference = fresh->Render(frame, camera);
+  EXPECT_LT(ClearlyDifferentPixels(moved, reference), 20)
+      << "the stable fit's slightly larger texels change the shadow's edge only";
+}
+
 }  // namespace
 }  // namespace sim::render

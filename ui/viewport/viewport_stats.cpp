@@ -1,4 +1,4 @@
-// Viewport statistics: averaged frame rate and the ImGui stats box.
+// Viewport statistics: the frame-rate meter and the ImGui stats box.
 #include "ui/viewport/viewport_stats.h"
 
 #include <optional>
@@ -16,19 +16,17 @@ void Label(const char* text) { ImGui::TextColored(ImVec4(0.62f, 0.68f, 0.76f, 1.
 
 
 void FrameRateMeter::Tick() {
-  if (!window_clock_.isValid()) {
-    window_clock_.start();
-    return;
-  }
-  ++window_frames_;
-  const double elapsed = static_cast<double>(window_clock_.nsecsElapsed()) * 1e-9;
-  // publish a new average once per window, so the numbers stay readable
-  if (elapsed >= kWindowSeconds) {
-    fps_ = window_frames_ / elapsed;
-    frame_ms_ = 1000.0 * elapsed / window_frames_;
-    window_frames_ = 0;
-    window_clock_.restart();
-  }
+  if (!clock_.isValid()) clock_.start();
+  TickAt(static_cast<double>(clock_.nsecsElapsed()) * 1e-9);
+}
+
+
+void FrameRateMeter::TickAt(double seconds) {
+  times_.push_back(seconds);
+  // keep the frames of the last window and the one before them, so that the span covers it
+  while (times_.size() > 2 && seconds - times_[1] >= kWindowSeconds) times_.pop_front();
+  const double span = times_.back() - times_.front();
+  fps_ = times_.size() >= 2 && span > 0 ? static_cast<double>(times_.size() - 1) / span : 0.0;
 }
 
 

@@ -1,9 +1,10 @@
-// Viewport statistics: a frame-rate meter averaged over short windows (a per-frame FPS flickers
-// too much to read), the small ImGui stats box drawn at the viewport's top-left corner, the
-// compared lanes' labels, and the hint shown while no scene is loaded.
+// Viewport statistics: the frame-rate meter (presented frames per second over the last second; a
+// per-frame FPS flickers too much to read), the small ImGui stats box drawn at the viewport's
+// top-left corner, the compared lanes' labels, and the hint shown while no scene is loaded.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -14,24 +15,30 @@
 
 namespace sim::ui {
 
-/// Counts presented frames and reports rates averaged over windows of `kWindowSeconds`.
+/// The studio's one frame-rate figure: presented frames per second over the last second. Every
+/// readout (the viewport's stats box, the status bar, the statistics panel, the scripted run's
+/// summary) reads this meter. The figure changes only when a frame is presented, so readouts taken
+/// between two frames agree exactly.
 class FrameRateMeter {
  public:
-  /// Length of one averaging window [s].
-  static constexpr double kWindowSeconds = 0.5;
+  /// Length of the window the rate is measured over [s].
+  static constexpr double kWindowSeconds = 1.0;
 
-  /// Records one rendered frame (call once per frame, GUI thread).
+  /// Records one presented frame now (call once per frame, GUI thread).
   void Tick();
-  /// Frames per second over the last full window; 0 before the first window ends.
+  /// Records one presented frame at `seconds` on a steady clock (non-decreasing) [s].
+  void TickAt(double seconds);
+  /// Frames per second over the last window: the intervals between the frames presented in the
+  /// last kWindowSeconds (and the one before them) divided into their span; with frames further
+  /// apart than the window, the last interval alone. 0 before the second frame.
   double fps() const { return fps_; }
-  /// Mean interval between frames over the last full window [ms].
-  double frame_ms() const { return frame_ms_; }
+  /// Mean interval between those frames, 1000 / fps() [ms]; 0 before the second frame.
+  double frame_ms() const { return fps_ > 0 ? 1000.0 / fps_ : 0.0; }
 
  private:
-  QElapsedTimer window_clock_;
-  int window_frames_ = 0;
+  QElapsedTimer clock_;
+  std::deque<double> times_;  // presentation times in the window, oldest first [s]
   double fps_ = 0;
-  double frame_ms_ = 0;
 };
 
 /// What the stats box shows besides the frame rate.
