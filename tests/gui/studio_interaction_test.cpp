@@ -130,5 +130,35 @@ TEST(StudioInteractionTest, ComparedLanesAreLabelledAndStepTogether) {
   EXPECT_TRUE(fs::exists(png)) << RunReport(run);
 }
 
+TEST(StudioInteractionTest, FourSolversOnTheHeavyStack) {
+  // --compare nsn,pgs,primal,dual on the 4096:1 stack (docs/solvers.md): four labelled lanes
+  // from the same state, each stepping; after 1 s the NSN and primal stacks stand (their lanes'
+  // largest body speed stays below 0.5 m/s) while PGS's collapses and the dual's sinks (above)
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const fs::path png = scratch / "compare4.png";
+  const RunResult run = RunCommand(
+      XvfbRun("", Quote(std::string(SIM_SOURCE_DIR) + "/scenes/validation/heavy_stack.json") +
+                      " --size 1280x800 --compare nsn,pgs,primal,dual --frames 60 --screenshot " +
+                      Quote(png.string()) + " --exit"),
+      scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  const std::regex lane(
+      R"(lane (\S+): hash \d+, max speed (\S+) m/s, non-finite 0, runaway \d+, stepping)");
+  std::vector<std::string> labels;
+  std::vector<double> speeds;
+  for (auto it = std::sregex_iterator(run.out.begin(), run.out.end(), lane);
+       it != std::sregex_iterator(); ++it) {
+    labels.push_back((*it)[1]);
+    speeds.push_back(std::stod((*it)[2]));
+  }
+  ASSERT_EQ(labels, (std::vector<std::string>{"nsn", "pgs", "primal", "dual"})) << RunReport(run);
+  EXPECT_LT(speeds[0], 0.5);
+  EXPECT_GT(speeds[1], 0.5);
+  EXPECT_LT(speeds[2], 0.5);
+  EXPECT_GT(speeds[3], 0.5);
+  EXPECT_TRUE(fs::exists(png)) << RunReport(run);
+}
+
 }  // namespace
 }  // namespace sim

@@ -6,6 +6,7 @@
 
 #include "engine/core/stopwatch.h"
 #include "engine/model/model.h"
+#include "engine/solvers/substeps.h"
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
 #include "engine/state/state.h"
@@ -355,27 +356,13 @@ void SolverPgs::Step(const Model& model, const State& in, const Control& control
   }
   report->integrate_ms = stopwatch.ElapsedMs();
 
-  report->contact_count = contacts.count();
+  FillRowFigures(constraints_, contacts.count(), report);
   report->active_contact_count = active;
-  report->bilateral_rows = constraints_.bilateral_row_count();
-  report->unilateral_rows = constraints_.unilateral_row_count();
-  report->friction_rows = 2 * constraints_.contact_count();
-  report->max_penetration = constraints_.max_penetration();
-  report->max_joint_error = constraints_.max_joint_error();
   if (!report->iterations.empty()) {
     const IterationRecord& last = report->iterations.back();
-    report->final_residual =
-        std::max({last.normal_error, last.friction_error, last.bilateral_error});
-    // NaN counts as unconverged
-    if (!(report->final_residual <= settings.unconverged_velocity)) {
-      report->status |= kStepUnconverged;
-      char text[160];
-      std::snprintf(text, sizeof(text),
-                    "the last sweep met a row velocity residual of %.3g m/s > %.3g "
-                    "(pgs.unconverged_velocity)",
-                    report->final_residual, settings.unconverged_velocity);
-      report->message = text;
-    }
+    MarkUnconverged(std::max({last.normal_error, last.friction_error, last.bilateral_error}),
+                    settings.unconverged_velocity, "the last sweep met a row velocity residual of",
+                    "m/s", "pgs.unconverged_velocity", report);
   }
 }
 
