@@ -190,7 +190,14 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, kMaxCount));
   compare->add_option("--set", compare_options.sets, "override PATH=VALUE for every config")
       ->allow_extra_args(false);
-  compare->add_option("--report", compare_options.report, "write the JSON report here");
+  compare->add_option("--report", compare_options.report,
+                      "write the JSON report here, with each config's divergence time series");
+  compare->add_option("--plot", compare_options.plot,
+                      "draw the divergence series (distance to the reference, penetration, "
+                      "joint error, energy, step time) to this SVG file");
+  compare->add_option("--reference", compare_options.reference,
+                      "the config distances are measured to: its index from 0 or its label "
+                      "(default: the first)");
 
   // bench: warm-up, then repeated timed runs from the saved state
   sim::cli::BenchOptions bench_options;

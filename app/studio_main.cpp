@@ -124,8 +124,8 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "X0,Y0,X1,Y1");
   const QCommandLineOption panels_option(
       "panels",
-      "Show these panels at start: scene, solver, convergence, statistics, paint, diagnostics "
-      "(comma-separated).",
+      "Show these panels at start: scene, solver, convergence, divergence, statistics, paint, "
+      "diagnostics (comma-separated).",
       "LIST");
   const QCommandLineOption keys_option(
       "keys",

@@ -34,13 +34,16 @@
 #include "engine/io/default_scene.h"
 #include "engine/io/scene_catalog.h"
 #include "engine/io/text_util.h"
+#include "engine/visual/lane_colors.h"
 #include "engine/visual/visual_frame.h"
 #include "ui/camera_menu.h"
 #include "ui/frame_compose.h"
 #include "ui/import_dialog.h"
 #include "ui/key_frame_menu.h"
+#include "ui/lane_menu.h"
 #include "ui/panels/convergence_panel.h"
 #include "ui/panels/diagnostics_panel.h"
+#include "ui/panels/divergence_panel.h"
 #include "ui/panels/help_panel.h"
 #include "ui/panels/inspector_panel.h"
 #include "ui/panels/paint_panel.h"
@@ -301,6 +304,7 @@ void MainWindow::CreateMenus() {
   simulation->addAction(faster_action_);
   simulation->addSeparator();
   key_frame_menu_ = new KeyFrameMenu(simulation, bridge_, this);
+  lane_menu_ = new LaneMenu(simulation, bridge_, this, this);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(reset_camera_action_);
@@ -340,15 +344,19 @@ void MainWindow::CreateDocks() {
 
   convergence_panel_ = new ConvergencePanel(this);
   addDockWidget(Qt::RightDockWidgetArea, convergence_panel_);
+  divergence_panel_ = new DivergencePanel(this);
+  addDockWidget(Qt::RightDockWidgetArea, divergence_panel_);
+  tabifyDockWidget(convergence_panel_, divergence_panel_);
   statistics_panel_ = new StatisticsPanel(this);
   addDockWidget(Qt::RightDockWidgetArea, statistics_panel_);
-  tabifyDockWidget(convergence_panel_, statistics_panel_);
+  tabifyDockWidget(divergence_panel_, statistics_panel_);
   inspector_panel_ = new InspectorPanel(this);
   addDockWidget(Qt::RightDockWidgetArea, inspector_panel_);
   tabifyDockWidget(statistics_panel_, inspector_panel_);
   convergence_panel_->raise();
   // the plots and the tables on demand: the viewport keeps the room by default
   convergence_panel_->hide();
+  divergence_panel_->hide();
   statistics_panel_->hide();
   inspector_panel_->hide();
 
@@ -374,6 +382,7 @@ void MainWindow::CreateDocks() {
     panels->addAction(scene_panel_->toggleViewAction());
     panels->addAction(solver_panel_->toggleViewAction());
     panels->addAction(convergence_panel_->toggleViewAction());
+    panels->addAction(divergence_panel_->toggleViewAction());
     panels->addAction(statistics_panel_->toggleViewAction());
     panels->addAction(inspector_panel_->toggleViewAction());
     panels->addAction(paint_panel_->toggleViewAction());
@@ -456,6 +465,8 @@ void MainWindow::ConnectSimulation() {
           [this](int lane, const QString& assignment) {
             bridge_->Send(command::SetOverride{lane, assignment.toStdString()});
           });
+  connect(divergence_panel_, &DivergencePanel::ReferenceLaneChanged, this,
+          [this](int lane) { bridge_->Send(command::SetReferenceLane{lane}); });
   connect(solver_panel_, &SolverPanel::SubstepsChanged, this,
           [this](int substeps) { bridge_->Send(command::SetSubsteps{substeps}); });
 
@@ -498,6 +509,7 @@ bool MainWindow::ShowPanels(const QStringList& names, QStringList* unknown) {
       {QStringLiteral("scene"), scene_panel_},
       {QStringLiteral("solver"), solver_panel_},
       {QStringLiteral("convergence"), convergence_panel_},
+      {QStringLiteral("divergence"), divergence_panel_},
       {QStringLiteral("statistics"), statistics_panel_},
       {QStringLiteral("inspector"), inspector_panel_},
       {QStringLiteral("paint"), paint_panel_},
@@ -514,8 +526,8 @@ bool MainWindow::ShowPanels(const QStringList& names, QStringList* unknown) {
     found->second->show();
     found->second->raise();
     // the plots need room to be read
-    if (found->second == convergence_panel_ || found->second == statistics_panel_ ||
-        found->second == inspector_panel_) {
+    if (found->second == convergence_panel_ || found->second == divergence_panel_ ||
+        found->second == statistics_panel_ || found->second == inspector_panel_) {
       resizeDocks({found->second},
                   {std::min(kPlotDockWidth, static_cast<int>(kPlotDockFraction * width()))},
                   Qt::Horizontal);
@@ -671,8 +683,10 @@ void MainWindow::OnSceneChanged(const SimSnapshot& snapshot) {
 void MainWindow::OnSnapshot(const SimSnapshot& snapshot) {
   scene_panel_->ShowSnapshot(snapshot);
   key_frame_menu_->ShowSnapshot(snapshot);
+  lane_menu_->ShowSnapshot(snapshot);
   solver_panel_->ShowSnapshot(snapshot);
   convergence_panel_->ShowSnapshot(snapshot);
+  divergence_panel_->ShowSnapshot(snapshot);
   statistics_panel_->ShowSnapshot(snapshot, viewport_->fps(), viewport_->frame_ms());
   inspector_panel_->ShowSnapshot(snapshot);
   viewport_->SetInspectedContact(inspector_panel_->inspected_point());
@@ -681,8 +695,10 @@ void MainWindow::OnSnapshot(const SimSnapshot& snapshot) {
   // compared lanes carry their solver's name in the viewport
   std::vector<LaneLabel> labels;
   if (snapshot.lanes.size() > 1) {
-    for (const LaneSnapshot& lane : snapshot.lanes) {
-      labels.push_back({lane.label, lane.label_W, lane.stopped});
+    for (std::size_t k = 0; k < snapshot.lanes.size(); ++k) {
+      const LaneSnapshot& lane = snapshot.lanes[k];
+      labels.push_back({lane.label, lane.label_W, lane.stopped, !lane.unsupported.empty(),
+                        LaneColor(static_cast<int>(k))});
     }
   }
   viewport_->SetLaneLabels(std::move(labels));

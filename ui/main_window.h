@@ -38,11 +38,13 @@ namespace sim::ui {
 
 class CameraMenu;
 class ConvergencePanel;
+class DivergencePanel;
 class DiagnosticsPanel;
 class HelpPanel;
 class ImportDialog;
 class InspectorPanel;
 class KeyFrameMenu;
+class LaneMenu;
 class PaintPanel;
 class SceneLoader;
 class ScenePanel;
@@ -179,6 +181,7 @@ class MainWindow : public QMainWindow {
   ScenePanel* scene_panel_ = nullptr;
   SolverPanel* solver_panel_ = nullptr;
   ConvergencePanel* convergence_panel_ = nullptr;
+  DivergencePanel* divergence_panel_ = nullptr;
   StatisticsPanel* statistics_panel_ = nullptr;
   DiagnosticsPanel* diagnostics_panel_ = nullptr;
   PaintPanel* paint_panel_ = nullptr;
@@ -214,6 +217,7 @@ class MainWindow : public QMainWindow {
   QAction* redo_paint_action_ = nullptr;
   QAction* save_paint_action_ = nullptr;
   KeyFrameMenu* key_frame_menu_ = nullptr;
+  LaneMenu* lane_menu_ = nullptr;
 
   QLabel* scene_label_ = nullptr;
   QLabel* sim_label_ = nullptr;

@@ -24,6 +24,7 @@
 
 #include "engine/collision/raycast.h"
 #include "engine/dynamics/constraint_rows.h"
+#include "engine/io/divergence.h"
 #include "engine/step/pipeline.h"
 #include "engine/teleop/teleop_pick.h"
 #include "engine/visual/drive_ghosts.h"
@@ -97,6 +98,7 @@ struct SimWorker::Lane {
   std::uint32_t reported_status = 0;  // bits already reported since the load or reset
   double max_body_speed = 0;          // [m/s] since the load or reset
   bool stopped = false;               // failed: no more steps until a reset or key frame
+  std::string unsupported;  // why its solver refused the scene (it never steps), else empty
 };
 
 
@@ -300,6 +302,11 @@ void SimWorker::Apply(const SimCommand& command) {
       w->arena_ = std::make_unique<Arena>(EngineThreads(c.threads));
     }
     void operator()(const command::SetOverride& c) { w->ApplyOverride(c); }
+    void operator()(const command::SetReferenceLane& c) {
+      w->reference_lane_ = std::max(c.lane, 0);
+    }
+    void operator()(const command::AddLane& c) { w->ApplyAddLane(c); }
+    void operator()(const command::RemoveLane& c) { w->ApplyRemoveLane(c); }
     void operator()(const command::LoadScene& c) { w->ApplyLoad(c); }
     void operator()(const command::SetJointTarget& c) {
       for (int k = 0; k < static_cast<int>(w->lanes_.size()); ++k) {
@@ -407,7 +414,8 @@ void SimWorker::ClearLaneRecord(Lane* lane) {
   lane->status_counts = {};
   lane->reported_status = 0;
   lane->max_body_speed = 0;
-  lane->stopped = false;
+  // an unsupported lane stays stopped: its solver never runs
+  lane->stopped = !lane->unsupported.empty();
 }
 
 
@@ -466,29 +474,16 @@ void SimWorker::ApplyLoad(const command::LoadScene& load) {
   // build every lane first: a lane that fails leaves the running scene as it is
   std::vector<std::unique_ptr<Lane>> lanes;
   for (const io::SolverConfig& config : configs) {
-    std::shared_ptr<const Model> model = load.model;
-    if (!config.solver.empty() || !config.overrides.empty()) {
-      auto copy = std::make_shared<Model>(*load.model);
-      const Diagnostics diagnostics = io::ApplySolverConfig(config, copy.get());
-      if (diagnostics.has_errors()) {
-        for (const Diagnostic& d : diagnostics.items()) Report(d.severity, d.Format());
-        return;
-      }
-      model = std::move(copy);
-    }
-    Expected<std::unique_ptr<Simulation>> simulation =
-        Simulation::Create(model, load.initial_state, model->options.solver.name);
-    if (!simulation.ok()) {
-      for (const Diagnostic& d : simulation.diagnostics().items()) Report(d.severity, d.Format());
-      return;
-    }
-    auto lane = std::make_unique<Lane>();
-    lane->simulation = std::move(simulation.value());
-    lane->label = config.label.empty() ? model->options.solver.name : config.label;
+    // a single lane must run; a compared lane whose solver refuses the scene is shown stopped
+    std::unique_ptr<Lane> lane =
+        MakeLane(load.model, config, load.initial_state, configs.size() > 1);
+    if (lane == nullptr) return;
     lane->initial_state = load.initial_state;
     lanes.push_back(std::move(lane));
   }
   lanes_ = std::move(lanes);
+  ++lane_generation_;
+  reference_lane_ = 0;
   key_frames_.clear();
   for (const KeyFrame& key : load.key_frames) key_frames_.push_back({key});
   scene_path_ = load.path;
@@ -506,6 +501,87 @@ void SimWorker::ApplyLoad(const command::LoadScene& load) {
   running_ = load.start_running;
   pending_steps_ = 0;
   Reanchor();
+}
+
+
+std::unique_ptr<SimWorker::Lane> SimWorker::MakeLane(const std::shared_ptr<const Model>& base,
+                                                     const io::SolverConfig& config,
+                                                     const State& state, bool compared) {
+  std::shared_ptr<const Model> model = base;
+  if (!config.solver.empty() || !config.overrides.empty()) {
+    auto copy = std::make_shared<Model>(*base);
+    const Diagnostics diagnostics = io::ApplySolverConfig(config, copy.get());
+    if (diagnostics.has_errors()) {
+      for (const Diagnostic& d : diagnostics.items()) Report(d.severity, d.Format());
+      return nullptr;
+    }
+    model = std::move(copy);
+  }
+  auto lane = std::make_unique<Lane>();
+  lane->label = config.label.empty() ? model->options.solver.name : config.label;
+  Expected<std::unique_ptr<Simulation>> simulation =
+      Simulation::Create(model, state, model->options.solver.name);
+  if (!simulation.ok() && !compared) {
+    for (const Diagnostic& d : simulation.diagnostics().items()) Report(d.severity, d.Format());
+    return nullptr;
+  }
+  if (!simulation.ok()) {
+    // the scene's own model and solver hold the lane's place, stopped at the start
+    lane->unsupported = simulation.diagnostics().Format();
+    Report(Severity::kWarning,
+           lane->label + ": unsupported, the lane does not step: " + lane->unsupported);
+    simulation = Simulation::Create(base, state, base->options.solver.name);
+    if (!simulation.ok()) {
+      for (const Diagnostic& d : simulation.diagnostics().items()) Report(d.severity, d.Format());
+      return nullptr;
+    }
+    lane->stopped = true;
+  }
+  lane->simulation = std::move(simulation.value());
+  return lane;
+}
+
+
+void SimWorker::ApplyAddLane(const command::AddLane& add) {
+  if (lanes_.empty()) return;
+  Expected<std::vector<io::SolverConfig>> configs = io::ParseSolverConfigs(add.config);
+  if (!configs.ok() || configs->size() != 1) {
+    Report(Severity::kError, "add lane: '" + add.config +
+                                 "' is not one solver config (NAME or "
+                                 "NAME:KEY=VALUE;KEY=VALUE)");
+    return;
+  }
+  const bool branch = add.from >= 0 && add.from < static_cast<int>(lanes_.size());
+  const Lane& source = *lanes_[branch ? add.from : 0];
+  const State& start = branch ? source.simulation->state() : source.initial_state;
+  std::unique_ptr<Lane> lane =
+      MakeLane(source.simulation->model_ptr(), configs->front(), start, true);
+  if (lane == nullptr) return;
+  lane->initial_state = source.initial_state;
+  // a branch carries the source lane's inputs too (drive targets, teleop, forces)
+  if (branch && lane->unsupported.empty())
+    lane->simulation->control() = source.simulation->control();
+  if (branch) lane->label += " @" + std::to_string(start.step);
+  lanes_.push_back(std::move(lane));
+  ++lane_generation_;
+}
+
+
+void SimWorker::ApplyRemoveLane(const command::RemoveLane& remove) {
+  if (lanes_.size() < 2 || remove.lane < 0 || remove.lane >= static_cast<int>(lanes_.size())) {
+    Report(Severity::kWarning, "remove lane: there is no lane " + std::to_string(remove.lane) +
+                                   " to remove (the last lane stays)");
+    return;
+  }
+  lanes_.erase(lanes_.begin() + remove.lane);
+  if (drag_ != nullptr) drag_.reset();
+  if (reference_lane_ >= static_cast<int>(lanes_.size()) || reference_lane_ == remove.lane) {
+    reference_lane_ = 0;
+  } else if (reference_lane_ > remove.lane) {
+    --reference_lane_;
+  }
+  if (remove.lane == 0) teleop_.Reset(*lanes_[0]->simulation->model_ptr());
+  ++lane_generation_;
 }
 
 
@@ -715,6 +791,9 @@ void SimWorker::StepLanes() {
     sample.integrate_ms = report.integrate_ms;
     sample.final_residual = report.final_residual;
     sample.status = report.status;
+    sample.max_penetration = report.max_penetration;
+    sample.max_joint_error = report.max_joint_error;
+    sample.energy = MechanicalEnergy(simulation.model(), simulation.state());
     if (lane.history.size() < static_cast<std::size_t>(kHistoryLength)) {
       lane.history.push_back(sample);
     } else {
@@ -752,6 +831,16 @@ void SimWorker::StepLanes() {
   // a replay pauses at its end, on the state whose hash it compared
   if (teleop_.replay_finished()) running_ = false;
   ++steps_taken_;
+  // each lane's distance from the reference lane after this round (a lane that stopped keeps
+  // its last sample)
+  const int reference = std::min(reference_lane_, static_cast<int>(lanes_.size()) - 1);
+  const State& reference_state = lanes_[reference]->simulation->state();
+  for (const auto& lane : lanes_) {
+    if (lane->stopped || lane->history.empty()) continue;
+    const std::size_t newest = (lane->history_next + kHistoryLength - 1) % kHistoryLength;
+    lane->history[std::min(newest, lane->history.size() - 1)].distance =
+        StateDistance(lane->simulation->state(), reference_state);
+  }
 }
 
 
@@ -761,6 +850,9 @@ void SimWorker::Publish() {
   snapshot.scene_generation = scene_generation_;
   snapshot.scene_path = scene_path_;
   snapshot.lane_offset = lane_offset_;
+  snapshot.lane_generation = lane_generation_;
+  snapshot.reference_lane =
+      std::min(reference_lane_, std::max(static_cast<int>(lanes_.size()) - 1, 0));
   snapshot.running = running_;
   snapshot.real_time = real_time_;
   snapshot.speed = speed_;
@@ -797,6 +889,7 @@ void SimWorker::Publish() {
 
     LaneSnapshot& out = snapshot.lanes[k];
     out.label = lane.label;
+    out.unsupported = lane.unsupported;
     out.settings = model.options.solver;
     out.model = simulation.model_ptr();
     out.report = simulation.report();

@@ -74,6 +74,21 @@ struct SetOverride {
   int lane = -1;
   std::string assignment;
 };
+/// The lane every lane's divergence (StepSample::distance) is measured from.
+struct SetReferenceLane {
+  int lane = 0;
+};
+/// Adds a compared lane running `config` (io::ParseSolverConfigs, one entry: "pgs",
+/// "nsn:ncp=min"): branched from lane `from`'s current state and control (its model with the
+/// config applied), or from the scene's initial state when `from` < 0. Running or paused stays.
+struct AddLane {
+  std::string config;
+  int from = -1;
+};
+/// Removes lane `lane` (never the last one).
+struct RemoveLane {
+  int lane = 0;
+};
 /// Replaces the scene (all lanes) at the next step boundary. `configs` empty: one lane with the
 /// scene's solver; otherwise one lane per config (io::ParseSolverConfigs). Lane k is drawn moved
 /// by k·`lane_offset` [m] so compared lanes stand side by side.
@@ -179,16 +194,15 @@ struct Replay {
 };
 }  // namespace command
 
-using SimCommand =
-    std::variant<command::Play, command::Pause, command::StepOnce, command::Reset,
-                 command::SetPacing, command::SetSubsteps, command::SetThreads,
-                 command::SetOverride, command::LoadScene, command::SetJointTarget,
-                 command::SetJointTaken, command::SaveKeyFrame, command::RestoreKeyFrame,
-                 command::Pick, command::SelectBody, command::BeginDrag, command::MoveDrag,
-                 command::EndDrag, command::BeginPaint, command::PaintTo, command::EndPaint,
-                 command::UndoPaint, command::RedoPaint, command::SavePaint, command::Teleop,
-                 command::SetTeleopMode, command::TeleoperateBody, command::StartRecording,
-                 command::StopRecording, command::Replay>;
+using SimCommand = std::variant<
+    command::Play, command::Pause, command::StepOnce, command::Reset, command::SetPacing,
+    command::SetSubsteps, command::SetThreads, command::SetOverride, command::SetReferenceLane,
+    command::AddLane, command::RemoveLane, command::LoadScene, command::SetJointTarget,
+    command::SetJointTaken, command::SaveKeyFrame, command::RestoreKeyFrame, command::Pick,
+    command::SelectBody, command::BeginDrag, command::MoveDrag, command::EndDrag,
+    command::BeginPaint, command::PaintTo, command::EndPaint, command::UndoPaint,
+    command::RedoPaint, command::SavePaint, command::Teleop, command::SetTeleopMode,
+    command::TeleoperateBody, command::StartRecording, command::StopRecording, command::Replay>;
 
 /// The figures of one step, kept for the per-step history plots and statistics.
 struct StepSample {
@@ -201,6 +215,12 @@ struct StepSample {
   double total_ms = 0, collision_ms = 0, assembly_ms = 0, solve_ms = 0, integrate_ms = 0;
   double final_residual = 0;
   std::uint32_t status = kStepOk;
+  /// divergence from the reference lane (SetReferenceLane) after this step: the farthest body
+  /// or particle [m] (StateDistance; 0 for the reference itself)
+  double distance = 0;
+  double max_penetration = 0;  ///< [m]
+  double max_joint_error = 0;  ///< [m]
+  double energy = 0;           ///< MechanicalEnergy [J]
 };
 
 
@@ -222,6 +242,8 @@ struct LaneSnapshot {
   double max_body_speed = 0;  ///< fastest body or particle since the load or reset [m/s]
   /// the lane failed (a non-finite step) and stopped while the others go on
   bool stopped = false;
+  /// why the lane's solver refused the scene (the lane never steps), else empty
+  std::string unsupported;
   /// where the viewport labels the lane, world [m] (compared lanes only; LaneLabelPoint)
   Vec3 label_W = Vec3::Zero();
   /// steps since the scene loaded or reset with each status bit set (bit order of StepStatus)
@@ -238,6 +260,8 @@ struct SimSnapshot {
   std::shared_ptr<const Model> model;  ///< lane 0's (null before the first scene)
   VisualFrame frame;                   ///< the drawn view: every lane, with selection and drag
   std::vector<LaneSnapshot> lanes;
+  int reference_lane = 0;             ///< the lane divergences are measured from
+  std::uint64_t lane_generation = 0;  ///< bumps whenever lanes are loaded, added or removed
   Vec3 lane_offset = Vec3::Zero();
   bool running = false;
   bool real_time = true;
@@ -306,6 +330,12 @@ class SimWorker {
   // lane k runs `model` from now on, its state and control carried over; false (reported) when
   // the solver cannot be made for it
   bool ReplaceLaneModel(int k, std::shared_ptr<const Model> model);
+  // a lane running `config` on `model` from `state`, null (reported) when it cannot; a compared
+  // lane whose solver refuses the model is a stopped lane of the scene's own solver saying so
+  std::unique_ptr<Lane> MakeLane(const std::shared_ptr<const Model>& model,
+                                 const io::SolverConfig& config, const State& state, bool compared);
+  void ApplyAddLane(const command::AddLane& add);
+  void ApplyRemoveLane(const command::RemoveLane& remove);
   void ApplyTeleoperateBody(int body);
   void ApplyPick(const Vec3& origin, const Vec3& direction, bool grab, const Vec3& view);
   void StepLanes();
@@ -345,6 +375,8 @@ class SimWorker {
   std::uint64_t scene_generation_ = 0;
   std::uint64_t serial_ = 0;
   Vec3 lane_offset_ = Vec3::Zero();
+  int reference_lane_ = 0;
+  std::uint64_t lane_generation_ = 0;
   bool running_ = false;
   bool real_time_ = true;
   double speed_ = 1.0;

@@ -1,5 +1,7 @@
 #include "app/cli/simulate_commands.h"
 
+#include "app/cli/compare_plot.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -249,12 +251,35 @@ int RunCompare(const CompareOptions& options) {
     simulations.push_back(std::move(simulation));
   }
 
-  // lockstep: step i of every config before step i + 1
+  // the reference config: an index or a label
+  int reference = 0;
+  if (!options.reference.empty()) {
+    reference = -1;
+    for (std::size_t c = 0; c < runs.size(); ++c) {
+      if (runs[c].label == options.reference || std::to_string(c) == options.reference) {
+        reference = static_cast<int>(c);
+      }
+    }
+    if (reference < 0) {
+      std::fprintf(stderr, "compare: error: --reference %s names no config (0-%zu or a label)\n",
+                   options.reference.c_str(), runs.size() - 1);
+      return kExitUsage;
+    }
+  }
+
+  // lockstep: step i of every config before step i + 1, then each one's divergence from the
+  // reference's state after that step
   const int steps = options.steps > 0
                         ? options.steps
                         : StepsFor(1.0, simulations.front()->model().options.solver.dt);
   for (int i = 0; i < steps; ++i) {
     for (std::size_t c = 0; c < simulations.size(); ++c) runs[c].log.Add(simulations[c]->Step());
+    const State& reference_state = simulations[reference]->state();
+    for (std::size_t c = 0; c < simulations.size(); ++c) {
+      runs[c].divergence.push_back(MeasureDivergence(simulations[c]->model(),
+                                                     simulations[c]->state(), reference_state,
+                                                     simulations[c]->report()));
+    }
   }
   for (std::size_t c = 0; c < simulations.size(); ++c) {
     runs[c].final_state = simulations[c]->state();
@@ -285,7 +310,13 @@ int RunCompare(const CompareOptions& options) {
   }
 
   if (!options.report.empty() &&
-      !WriteOrReport(options.report, io::CompareReportJson(options.scene, runs))) {
+      !WriteOrReport(options.report, io::CompareReportJson(options.scene, runs, reference))) {
+    return kExitInputError;
+  }
+  if (!options.plot.empty() &&
+      !WriteOrReport(options.plot,
+                     ComparePlotSvg(scene->model->name.empty() ? options.scene : scene->model->name,
+                                    runs, reference))) {
     return kExitInputError;
   }
   return nonfinite > 0 ? kExitInputError : kExitOk;

@@ -46,6 +46,8 @@ struct CompareOptions {
   int steps = 0;        ///< 0: one simulated second of the first config's dt
   std::vector<std::string> sets;  ///< applied to every config before its own settings
   std::string report;
+  std::string plot;       ///< SVG of the divergence series (compare_plot.h)
+  std::string reference;  ///< index or label of the reference config; empty: the first
 };
 
 /// `compare`: every config from the same initial state, stepped in lockstep; one table line each.

@@ -430,7 +430,8 @@ std::string RunReportJson(const std::string& scene_path, const RunResult& run) {
 }
 
 
-std::string CompareReportJson(const std::string& scene_path, const std::vector<RunResult>& runs) {
+std::string CompareReportJson(const std::string& scene_path, const std::vector<RunResult>& runs,
+                              int reference) {
   JsonOut out;
   out.StartObject();
   out.Key("scene");
@@ -439,11 +440,30 @@ std::string CompareReportJson(const std::string& scene_path, const std::vector<R
   out.Int(runs.empty() ? 0 : runs.front().log.steps);
   out.Key("dt");
   out.Number(runs.empty() ? kNaN : runs.front().model->options.solver.dt);
+  out.Key("reference");
+  out.String(reference >= 0 && reference < static_cast<int>(runs.size()) ? runs[reference].label
+                                                                         : std::string());
   out.Key("configs");
   out.StartArray();
   for (const RunResult& run : runs) {
     out.StartObject();
     WriteRunSections(run, &out);
+    // the divergence time series, one entry per step
+    out.Key("divergence");
+    out.StartObject();
+    const auto series = [&](const char* key, Real DivergenceSample::*field) {
+      out.Key(key);
+      out.StartArray();
+      for (const DivergenceSample& sample : run.divergence) out.Number(sample.*field);
+      out.EndArray();
+    };
+    series("time_s", &DivergenceSample::time);
+    series("distance_m", &DivergenceSample::distance);
+    series("max_penetration_m", &DivergenceSample::max_penetration);
+    series("max_joint_error_m", &DivergenceSample::max_joint_error);
+    series("energy_J", &DivergenceSample::energy);
+    series("step_ms", &DivergenceSample::step_ms);
+    out.EndObject();
     out.EndObject();
   }
   out.EndArray();

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/io/divergence.h"
 #include "engine/model/model.h"
 #include "engine/solvers/solver.h"
 #include "engine/state/contacts.h"
@@ -74,6 +75,8 @@ struct RunResult {
   State final_state;
   StepLog log;
   ProbeLog probes;  ///< the scene's probes after every step (empty when it has none)
+  /// compare: every step against the reference run (CompareReportJson's "divergence")
+  std::vector<DivergenceSample> divergence;
 };
 
 /// (E_end − E_0) / max(|E_0|, 1e-9) with MechanicalEnergy.
@@ -84,8 +87,11 @@ Real EnergyDriftRelative(const Model& model, const State& initial, const State& 
 /// time: [...], values: [[...] per step]}}) and the last step's convergence history.
 std::string RunReportJson(const std::string& scene_path, const RunResult& run);
 
-/// The `compare --report` document: {scene, steps, dt, configs: [the run sections per config]}.
-std::string CompareReportJson(const std::string& scene_path, const std::vector<RunResult>& runs);
+/// The `compare --report` document: {scene, steps, dt, reference, configs: [the run sections per
+/// config, each with "divergence": {time_s, distance_m, max_penetration_m, max_joint_error_m,
+/// energy_J, step_ms}, one entry per step, distance to the config `reference` (an index)]}.
+std::string CompareReportJson(const std::string& scene_path, const std::vector<RunResult>& runs,
+                              int reference = 0);
 
 /// Writes `text` to `path`; false with `*error` set on failure.
 bool WriteTextFile(const std::string& path, const std::string& text, std::string* error);

@@ -25,9 +25,11 @@
 #include <gtest/gtest.h>
 
 #include "engine/solvers/nsn/nsn_settings.h"
+#include "engine/visual/lane_colors.h"
 #include "engine/visual/visual_frame.h"
 #include "tests/support/model_builder.h"
 #include "ui/panels/convergence_panel.h"
+#include "ui/panels/divergence_panel.h"
 #include "ui/panels/paint_panel.h"
 #include "ui/panels/scene_panel.h"
 #include "ui/panels/solver_panel.h"
@@ -264,17 +266,40 @@ TEST_F(PanelsTest, ConvergencePanelPlotsEveryLane) {
     ADD_FAILURE() << "no chart " << title_start;
     return views[0]->chart();
   };
-  // Newton chart: normal, friction, bilateral and merit per lane, one point per iteration
-  const QList<QAbstractSeries*> newton = chart("Last step: residuals")->series();
-  ASSERT_EQ(newton.size(), 8);
-  for (QAbstractSeries* series : newton) {
-    EXPECT_EQ(static_cast<QLineSeries*>(series)->count(), 3) << series->name().toStdString();
+  // compared lanes: one series per lane in the lane's colour (LaneColor, the viewport label's),
+  // the largest of the three errors, one point per iteration; one legend entry per lane
+  const QList<QAbstractSeries*> newton = chart("Last step: largest residual")->series();
+  ASSERT_EQ(newton.size(), 2);
+  for (int k = 0; k < 2; ++k) {
+    auto* series = static_cast<QLineSeries*>(newton[k]);
+    EXPECT_EQ(series->count(), 3) << series->name().toStdString();
+    EXPECT_EQ(series->pen().color(), QColor::fromRgb(LaneColor(k)));
   }
-  EXPECT_TRUE(newton[4]->name().contains(QStringLiteral("nsn:ncp=min")));
-  // values as given (above the log floor)
-  EXPECT_EQ(static_cast<QLineSeries*>(newton[0])->at(2).y(), 1e-4);
+  EXPECT_EQ(newton[1]->name(), QStringLiteral("nsn:ncp=min"));
   EXPECT_EQ(chart("Last step: inner")->series().size(), 2);
   EXPECT_EQ(chart("Per step")->series().size(), 4);
+  EXPECT_FALSE(chart("Per step")->legend()->isVisible());
+}
+
+
+TEST_F(PanelsTest, DivergencePanelPlotsEveryLaneInItsColour) {
+  DivergencePanel panel;
+  panel.show();
+  panel.ShowSnapshot(MakeSnapshot(), true);
+  const auto views = panel.findChildren<QChartView*>();
+  ASSERT_EQ(views.size(), DivergencePanel::kChartCount);
+  for (QChartView* view : views) {
+    const QList<QAbstractSeries*> series = view->chart()->series();
+    ASSERT_EQ(series.size(), 2) << view->chart()->title().toStdString();
+    for (int k = 0; k < 2; ++k) {
+      EXPECT_EQ(static_cast<QLineSeries*>(series[k])->pen().color(), QColor::fromRgb(LaneColor(k)));
+    }
+  }
+  // the reference lane chooser lists the lanes
+  auto* reference = panel.findChild<QComboBox*>(QStringLiteral("ReferenceLane"));
+  ASSERT_NE(reference, nullptr);
+  EXPECT_EQ(reference->count(), 2);
+  EXPECT_EQ(reference->itemText(1), QStringLiteral("nsn:ncp=min"));
 }
 
 

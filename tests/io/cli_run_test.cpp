@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <string>
@@ -353,6 +354,53 @@ TEST_F(CliRunTest, CompareWritesOneEntryPerConfigFromTheSameInitialState) {
   EXPECT_EQ(configs[0].Find("state_hash")->Find("initial")->string(),
             configs[1].Find("state_hash")->Find("initial")->string());
   std::remove(report.c_str());
+}
+
+
+TEST_F(CliRunTest, CompareReportsDivergenceSeriesAndPlotsThemAsSvg) {
+  // four solvers on the heavy stack: per config one divergence entry per step, the reference's
+  // distance 0, PGS's collapsed stack more than 1 cm from NSN's after 1 s, and an SVG with one
+  // polyline per config and chart in the config's lane colour
+  const std::string report = TempPath(".json");
+  const std::string plot = TempPath(".svg");
+  const CommandResult r =
+      RunContactSim("compare " + std::string(SIM_SOURCE_DIR) +
+                    "/scenes/validation/heavy_stack.json --solvers nsn,pgs,primal,dual --report " +
+                    report + " --plot " + plot);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const JsonValue json = ReadReport(report);
+  EXPECT_EQ(json.Find("reference")->string(), "nsn");
+  const std::vector<JsonValue>& configs = json.Find("configs")->items();
+  ASSERT_EQ(configs.size(), 4u);
+  for (const JsonValue& config : configs) {
+    const JsonValue* divergence = config.Find("divergence");
+    ASSERT_NE(divergence, nullptr);
+    for (const char* key : {"time_s", "distance_m", "max_penetration_m", "max_joint_error_m",
+                            "energy_J", "step_ms"}) {
+      EXPECT_EQ(divergence->Find(key)->items().size(), 120u) << key;
+    }
+  }
+  EXPECT_EQ(configs[0].Find("divergence")->Find("distance_m")->items().back().number(), 0);
+  EXPECT_GT(configs[1].Find("divergence")->Find("distance_m")->items().back().number(), 1e-2);
+  std::ifstream file(plot);
+  const std::string svg((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  for (const char* color : {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"}) {
+    std::size_t count = 0;
+    for (std::size_t at = svg.find(std::string("stroke=\"") + color); at != std::string::npos;
+         at = svg.find(std::string("stroke=\"") + color, at + 1)) {
+      ++count;
+    }
+    EXPECT_GE(count, 5u) << color;  // one polyline per chart at least
+  }
+  EXPECT_NE(svg.find("nsn (reference)"), std::string::npos);
+  // a reference that names no config is a usage error
+  EXPECT_EQ(RunContactSim("compare " + kDefaultScene + " --solvers nsn,pgs --steps 2 --reference x")
+                .exit_code,
+            2);
+  std::remove(report.c_str());
+  std::remove(plot.c_str());
 }
 
 

@@ -764,5 +764,60 @@ TEST(SimWorkerTest, AFailingComparedLaneStopsWhileTheOthersGoOn) {
           .stopped);
 }
 
+
+TEST(SimWorkerTest, LanesAreAddedBranchedAndRemovedWhileTheOthersKeepTheirState) {
+  // two compared lanes, 10 steps; a dual lane branched from lane 0 starts from lane 0's state
+  // (same hash, same step), a pgs lane added from the start at step 0; every lane then steps;
+  // distances are to the reference lane (0 for itself); removing a lane keeps the others
+  SimWorker worker;
+  worker.Start();
+  command::LoadScene load = Load(BoxOnGround(), false);
+  Expected<std::vector<io::SolverConfig>> configs = io::ParseSolverConfigs("nsn,pgs");
+  ASSERT_TRUE(configs.ok()) << configs.diagnostics().Format();
+  load.configs = configs.value();
+  worker.Send(load);
+  worker.Send(command::StepOnce{10});
+  SnapshotReader reader(&worker);
+  reader.WaitFor([](const SimSnapshot& s) { return s.lanes.size() == 2 && s.lanes[0].step >= 10; });
+  worker.Send(command::AddLane{"dual", 0});
+  worker.Send(command::AddLane{"pgs:iterations=5", -1});
+  const SimSnapshot& added =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes.size() == 4; });
+  EXPECT_EQ(added.lanes[2].label, "dual @10");
+  EXPECT_EQ(added.lanes[2].step, 10u);
+  EXPECT_EQ(added.lanes[2].state_hash, added.lanes[0].state_hash);
+  EXPECT_EQ(added.lanes[3].label, "pgs:iterations=5");
+  EXPECT_EQ(added.lanes[3].step, 0u);
+
+  worker.Send(command::StepOnce{5});
+  const SimSnapshot& stepped = reader.WaitFor(
+      [](const SimSnapshot& s) { return s.lanes.size() == 4 && s.lanes[3].step == 5; });
+  EXPECT_EQ(stepped.lanes[2].step, 15u);
+  EXPECT_EQ(stepped.lanes[0].history.back().distance, 0.0);
+  // a box resting on the ground: every solver keeps it within a millimetre of NSN's
+  for (int k = 1; k < 4; ++k) EXPECT_LT(stepped.lanes[k].history.back().distance, 1e-3) << k;
+
+  worker.Send(command::SetReferenceLane{1});
+  worker.Send(command::StepOnce{1});
+  const SimSnapshot& referenced = reader.WaitFor(
+      [](const SimSnapshot& s) { return s.reference_lane == 1 && s.lanes[0].step == 16; });
+  EXPECT_EQ(referenced.lanes[1].history.back().distance, 0.0);
+
+  worker.Send(command::RemoveLane{1});
+  const SimSnapshot& removed =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes.size() == 3; });
+  EXPECT_EQ(removed.lanes[0].label, "nsn");
+  EXPECT_EQ(removed.lanes[1].label, "dual @10");
+  EXPECT_EQ(removed.lanes[2].label, "pgs:iterations=5");
+  EXPECT_EQ(removed.lanes[1].step, 16u);
+  EXPECT_EQ(removed.reference_lane, 0);
+  // the last lane stays
+  worker.Send(command::RemoveLane{0});
+  worker.Send(command::RemoveLane{0});
+  worker.Send(command::RemoveLane{0});
+  EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.lanes.size() == 1; }).lanes.size(),
+            1u);
+}
+
 }  // namespace
 }  // namespace sim::ui

@@ -13,6 +13,7 @@
 #include <QSplitter>
 #include <QValueAxis>
 
+#include "engine/visual/lane_colors.h"
 #include "ui/sim_worker.h"
 
 namespace sim::ui {
@@ -25,7 +26,8 @@ constexpr double kLogFloor = 1e-12;
 // most labels on a log axis (charts are 100-200 px high)
 constexpr int kMaxLogLabels = 5;
 
-// one colour per quantity; lanes differ by dash pattern
+// one lane: one colour per quantity; compared lanes: one colour per lane (LaneColor, as in the
+// viewport's labels), one residual series each, so the legend has one entry per lane
 const QColor kNormalColor(0x1f, 0x77, 0xb4);
 const QColor kFrictionColor(0xff, 0x7f, 0x0e);
 const QColor kBilateralColor(0x2c, 0xa0, 0x2c);
@@ -33,7 +35,6 @@ const QColor kMeritColor(0x7f, 0x7f, 0x7f);
 const QColor kLinearColor(0x94, 0x67, 0xbd);
 const QColor kIterationsColor(0x1f, 0x77, 0xb4);
 const QColor kStepMsColor(0xd6, 0x27, 0x28);
-const Qt::PenStyle kLaneStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
 
 double LogValue(double value) { return std::isfinite(value) ? std::max(value, kLogFloor) : 1e12; }
 
@@ -104,6 +105,7 @@ void FitCountAxis(QValueAxis* axis, double first, double last) {
 
 
 struct ConvergencePanel::LaneSeries {
+  QLineSeries* residual = nullptr;  // compared lanes: the largest of the three errors
   QLineSeries* normal = nullptr;
   QLineSeries* friction = nullptr;
   QLineSeries* bilateral = nullptr;
@@ -153,22 +155,26 @@ ConvergencePanel::~ConvergencePanel() = default;
 
 
 void ConvergencePanel::EnsureLanes(const SimSnapshot& snapshot) {
-  if (snapshot.scene_generation == shown_generation_ && lanes_.size() == snapshot.lanes.size()) {
+  if (snapshot.lane_generation == shown_generation_ && lanes_.size() == snapshot.lanes.size()) {
     return;
   }
   for (QChart* chart : {newton_chart_, linear_chart_, history_chart_}) chart->removeAllSeries();
   lanes_.clear();
   const bool compare = snapshot.lanes.size() > 1;
+  newton_chart_->setTitle(compare ? tr("Last step: largest residual per outer iteration")
+                                  : tr("Last step: residuals per outer iteration (Newton step "
+                                       "or sweep)"));
+  // compared lanes: only the outer chart keeps a legend (one entry per lane)
+  linear_chart_->legend()->setVisible(!compare);
+  history_chart_->legend()->setVisible(!compare);
   for (std::size_t k = 0; k < snapshot.lanes.size(); ++k) {
-    const QString suffix =
-        compare ? QStringLiteral(" [%1]").arg(QString::fromStdString(snapshot.lanes[k].label))
-                : QString();
-    const Qt::PenStyle style = kLaneStyles[k % std::size(kLaneStyles)];
+    const QString lane_name = QString::fromStdString(snapshot.lanes[k].label);
+    const QColor lane_color = QColor::fromRgb(LaneColor(static_cast<int>(k)));
     auto add = [&](QChart* chart, QAbstractAxis* x, QAbstractAxis* y, const QString& name,
-                   const QColor& color) {
+                   const QColor& color, Qt::PenStyle style = Qt::SolidLine) {
       auto* series = new QLineSeries();
-      series->setName(name + suffix);
-      QPen pen(color);
+      series->setName(name);
+      QPen pen(compare ? lane_color : color);
       pen.setWidthF(1.8);
       pen.setStyle(style);
       series->setPen(pen);
@@ -179,20 +185,30 @@ void ConvergencePanel::EnsureLanes(const SimSnapshot& snapshot) {
       return series;
     };
     auto lane = std::make_unique<LaneSeries>();
-    lane->normal = add(newton_chart_, newton_x_, newton_y_, tr("normal [m]"), kNormalColor);
-    lane->friction = add(newton_chart_, newton_x_, newton_y_, tr("friction [m/s]"), kFrictionColor);
-    lane->bilateral = add(newton_chart_, newton_x_, newton_y_, tr("bilateral"), kBilateralColor);
-    lane->merit = add(newton_chart_, newton_x_, newton_y_, tr("merit"), kMeritColor);
-    lane->linear = add(linear_chart_, linear_x_, linear_y_, tr("inner residual"), kLinearColor);
-    lane->iterations = add(history_chart_, history_x_, history_iterations_, tr("outer iterations"),
-                           kIterationsColor);
-    lane->step_ms = add(history_chart_, history_x_, history_ms_, tr("step ms"), kStepMsColor);
+    if (compare) {
+      lane->residual = add(newton_chart_, newton_x_, newton_y_, lane_name, lane_color);
+      lane->linear = add(linear_chart_, linear_x_, linear_y_, lane_name, lane_color);
+      lane->iterations =
+          add(history_chart_, history_x_, history_iterations_, lane_name, lane_color);
+      lane->step_ms =
+          add(history_chart_, history_x_, history_ms_, lane_name, lane_color, Qt::DashLine);
+    } else {
+      lane->normal = add(newton_chart_, newton_x_, newton_y_, tr("normal [m]"), kNormalColor);
+      lane->friction =
+          add(newton_chart_, newton_x_, newton_y_, tr("friction [m/s]"), kFrictionColor);
+      lane->bilateral = add(newton_chart_, newton_x_, newton_y_, tr("bilateral"), kBilateralColor);
+      lane->merit = add(newton_chart_, newton_x_, newton_y_, tr("merit"), kMeritColor);
+      lane->linear = add(linear_chart_, linear_x_, linear_y_, tr("inner residual"), kLinearColor);
+      lane->iterations = add(history_chart_, history_x_, history_iterations_,
+                             tr("outer iterations"), kIterationsColor);
+      lane->step_ms = add(history_chart_, history_x_, history_ms_, tr("step ms"), kStepMsColor);
+    }
     lane->iterations->setPointsVisible(false);
     lane->step_ms->setPointsVisible(false);
     lane->linear->setPointsVisible(false);
     lanes_.push_back(std::move(lane));
   }
-  shown_generation_ = snapshot.scene_generation;
+  shown_generation_ = snapshot.lane_generation;
 }
 
 
@@ -211,7 +227,7 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
     LaneSeries& series = *lanes_[k];
     // Newton history of the last step; a kind of row the scene lacks (no joints: no bilateral
     // rows) is left out instead of drawn along the floor
-    QList<QPointF> normal, friction, bilateral, merit, linear;
+    QList<QPointF> residual, normal, friction, bilateral, merit, linear;
     const auto& newton = lane.report.iterations;
     auto plot = [&](QList<QPointF>* points, double x, double value) {
       if (!std::isfinite(value)) return;
@@ -226,6 +242,9 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
       if (lane.report.friction_rows > 0) plot(&friction, x, r.friction_error);
       if (lane.report.bilateral_rows > 0) plot(&bilateral, x, r.bilateral_error);
       plot(&merit, x, r.merit);
+      if (series.residual != nullptr) {
+        plot(&residual, x, std::max({r.normal_error, r.friction_error, r.bilateral_error}));
+      }
     }
     for (std::size_t i = 0; i < lane.report.inner_residuals.size(); ++i) {
       const double v = lane.report.inner_residuals[i];
@@ -235,10 +254,14 @@ void ConvergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
         linear_high = std::max(linear_high, LogValue(v));
       }
     }
-    series.normal->replace(normal);
-    series.friction->replace(friction);
-    series.bilateral->replace(bilateral);
-    series.merit->replace(merit);
+    if (series.residual != nullptr) {
+      series.residual->replace(residual);
+    } else {
+      series.normal->replace(normal);
+      series.friction->replace(friction);
+      series.bilateral->replace(bilateral);
+      series.merit->replace(merit);
+    }
     series.linear->replace(linear);
     newton_count = std::max(newton_count, static_cast<int>(newton.size()));
     inner_count = std::max(inner_count, static_cast<int>(lane.report.inner_residuals.size()));

@@ -39,7 +39,9 @@ void DrawLaneLabels(const std::vector<LaneLabel>& labels, const OrbitCamera& cam
     const std::optional<Eigen::Vector2f> pixel = camera.ProjectToPixel(
         label.at_W, static_cast<int>(viewport->Size.x), static_cast<int>(viewport->Size.y));
     if (!pixel) continue;
-    const std::string text = label.stopped ? label.text + "  (stopped)" : label.text;
+    const std::string text = label.unsupported ? label.text + "  (unsupported)"
+                             : label.stopped   ? label.text + "  (stopped)"
+                                               : label.text;
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
     const ImVec2 at(viewport->Pos.x + pixel->x() - 0.5f * size.x,
                     viewport->Pos.y + pixel->y() - size.y - pad.y);
@@ -48,6 +50,11 @@ void DrawLaneLabels(const std::vector<LaneLabel>& labels, const OrbitCamera& cam
                         IM_COL32(18, 22, 28, 200), 4.0f);
     draw->AddText(at, label.stopped ? IM_COL32(255, 112, 96, 255) : IM_COL32(236, 240, 246, 255),
                   text.c_str());
+    // the lane's colour, the one its series have in every chart
+    draw->AddRectFilled(
+        ImVec2(at.x - pad.x, at.y + size.y + pad.y - 3.0f),
+        ImVec2(at.x + size.x + pad.x, at.y + size.y + pad.y),
+        IM_COL32((label.color >> 16) & 0xff, (label.color >> 8) & 0xff, label.color & 0xff, 255));
   }
 }
 

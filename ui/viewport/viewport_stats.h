@@ -65,7 +65,10 @@ void DrawStatsOverlay(const StatsOverlayInfo& info);
 struct LaneLabel {
   std::string text;          ///< the lane's solver label
   Vec3 at_W = Vec3::Zero();  ///< where, world [m] (LaneLabelPoint plus the lane's offset)
-  bool stopped = false;      ///< the lane failed and stopped: drawn in red, marked "stopped"
+  /// the lane failed and stopped: drawn in red, marked "(stopped)" or "(unsupported)"
+  bool stopped = false;
+  bool unsupported = false;
+  std::uint32_t color = 0;  ///< the lane's 0xRRGGBB (LaneColor), a bar under the name
 };
 
 /// Draws each label centred above its point as `camera` sees it; same calling rules.

@@ -1,0 +1,192 @@
+#include "ui/panels/divergence_panel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include "engine/visual/lane_colors.h"
+#include "ui/sim_worker.h"
+
+namespace sim::ui {
+
+namespace {
+
+// a log axis cannot show 0: smaller values (a lane on its reference) sit on this floor
+constexpr double kLogFloor = 1e-12;
+
+struct ChartSpec {
+  const char* title;
+  const char* axis;
+  double StepSample::*field;
+  bool log;
+};
+
+constexpr ChartSpec kSpecs[DivergencePanel::kChartCount] = {
+    {"Distance to the reference lane (farthest body)", "distance [m]", &StepSample::distance, true},
+    {"Max penetration", "penetration [m]", &StepSample::max_penetration, true},
+    {"Max joint error", "joint error [m]", &StepSample::max_joint_error, true},
+    {"Mechanical energy", "energy [J]", &StepSample::energy, false},
+    {"Step time", "step [ms]", &StepSample::total_ms, false},
+};
+
+// [low, high] in whole decades, at most five labels (the base grows as in the convergence plots)
+void FitLogAxis(QLogValueAxis* axis, double low, double high) {
+  if (!(low <= high)) low = high = 1e-6;
+  const int lo = static_cast<int>(std::floor(std::log10(std::max(low, kLogFloor))));
+  const int hi =
+      std::max(lo + 1, static_cast<int>(std::ceil(std::log10(std::max(high, kLogFloor)))));
+  const int step = std::max(1, (hi - lo + 3) / 4);
+  const int first = static_cast<int>(std::floor(static_cast<double>(lo) / step)) * step;
+  const int last = static_cast<int>(std::ceil(static_cast<double>(hi) / step)) * step;
+  axis->setBase(std::pow(10.0, step));
+  axis->setRange(std::pow(10.0, first), std::pow(10.0, std::max(last, first + step)));
+}
+
+}  // namespace
+
+
+DivergencePanel::DivergencePanel(QWidget* parent) : QDockWidget(tr("Divergence"), parent) {
+  setObjectName(QStringLiteral("DivergencePanel"));
+  auto* body = new QWidget(this);
+  auto* layout = new QVBoxLayout(body);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* form = new QFormLayout();
+  reference_ = new QComboBox(body);
+  reference_->setObjectName(QStringLiteral("ReferenceLane"));
+  reference_->setToolTip(tr("the lane every lane's distance is measured from"));
+  form->addRow(tr("Reference lane"), reference_);
+  layout->addLayout(form);
+  connect(reference_, &QComboBox::activated, this,
+          [this](int index) { emit ReferenceLaneChanged(index); });
+
+  auto* splitter = new QSplitter(Qt::Vertical, body);
+  for (int c = 0; c < kChartCount; ++c) {
+    Chart& chart = charts_[c];
+    chart.chart = new QChart();
+    chart.chart->setTitle(tr(kSpecs[c].title));
+    chart.chart->setMargins(QMargins(2, 2, 2, 2));
+    chart.chart->setAnimationOptions(QChart::NoAnimation);
+    chart.chart->legend()->setAlignment(Qt::AlignBottom);
+    // one legend, on the first chart: the lanes' colours are the same in every chart
+    chart.chart->legend()->setVisible(c == 0);
+    chart.x = new QValueAxis();
+    chart.x->setTitleText(tr("simulated time [s]"));
+    chart.x->setLabelFormat(QStringLiteral("%.3g"));
+    chart.chart->addAxis(chart.x, Qt::AlignBottom);
+    if (kSpecs[c].log) {
+      chart.log_y = new QLogValueAxis();
+      chart.log_y->setBase(10);
+      chart.log_y->setLabelFormat(QStringLiteral("%.2g"));
+      chart.log_y->setMinorTickCount(0);
+      chart.log_y->setTitleText(tr(kSpecs[c].axis));
+      chart.chart->addAxis(chart.log_y, Qt::AlignLeft);
+    } else {
+      chart.linear_y = new QValueAxis();
+      chart.linear_y->setLabelFormat(QStringLiteral("%.3g"));
+      chart.linear_y->setTitleText(tr(kSpecs[c].axis));
+      chart.chart->addAxis(chart.linear_y, Qt::AlignLeft);
+    }
+    auto* view = new QChartView(chart.chart, splitter);
+    view->setRenderHint(QPainter::Antialiasing);
+    // five charts fit the window's height at 1280 × 720 (the dock's minimum is the window's)
+    view->setMinimumHeight(c == 0 ? 110 : 70);
+    splitter->addWidget(view);
+  }
+  layout->addWidget(splitter, 1);
+  setWidget(body);
+  since_redraw_.start();
+}
+
+
+DivergencePanel::~DivergencePanel() = default;
+
+
+void DivergencePanel::EnsureLanes(const SimSnapshot& snapshot) {
+  if (snapshot.lane_generation == shown_generation_ &&
+      charts_[0].series.size() == snapshot.lanes.size()) {
+    return;
+  }
+  reference_->clear();
+  for (const LaneSnapshot& lane : snapshot.lanes) {
+    reference_->addItem(QString::fromStdString(lane.label));
+  }
+  for (int c = 0; c < kChartCount; ++c) {
+    Chart& chart = charts_[c];
+    chart.chart->removeAllSeries();
+    chart.series.clear();
+    for (std::size_t k = 0; k < snapshot.lanes.size(); ++k) {
+      auto* series = new QLineSeries();
+      series->setName(QString::fromStdString(snapshot.lanes[k].label));
+      QPen pen(QColor::fromRgb(LaneColor(static_cast<int>(k))));
+      pen.setWidthF(1.6);
+      series->setPen(pen);
+      chart.chart->addSeries(series);
+      series->attachAxis(chart.x);
+      series->attachAxis(chart.log_y != nullptr ? static_cast<QAbstractAxis*>(chart.log_y)
+                                                : chart.linear_y);
+      chart.series.push_back(series);
+    }
+  }
+  shown_generation_ = snapshot.lane_generation;
+}
+
+
+void DivergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
+  if (!isVisible() && !force) return;
+  if (!force && (snapshot.serial == shown_serial_ || since_redraw_.elapsed() < kRefreshMs)) return;
+  since_redraw_.restart();
+  shown_serial_ = snapshot.serial;
+  EnsureLanes(snapshot);
+  if (reference_->currentIndex() != snapshot.reference_lane) {
+    reference_->setCurrentIndex(snapshot.reference_lane);
+  }
+
+  double t_first = INFINITY, t_last = -INFINITY;
+  for (const LaneSnapshot& lane : snapshot.lanes) {
+    if (lane.history.empty()) continue;
+    t_first = std::min(t_first, lane.history.front().time);
+    t_last = std::max(t_last, lane.history.back().time);
+  }
+  if (!(t_first < t_last)) {
+    t_first = 0;
+    t_last = 1;
+  }
+  for (int c = 0; c < kChartCount; ++c) {
+    Chart& chart = charts_[c];
+    double low = INFINITY, high = -INFINITY;
+    for (std::size_t k = 0; k < snapshot.lanes.size(); ++k) {
+      QList<QPointF> points;
+      for (const StepSample& sample : snapshot.lanes[k].history) {
+        double value = sample.*kSpecs[c].field;
+        if (!std::isfinite(value)) continue;
+        if (kSpecs[c].log) value = std::max(value, kLogFloor);
+        points.append({sample.time, value});
+        low = std::min(low, value);
+        high = std::max(high, value);
+      }
+      chart.series[k]->replace(points);
+    }
+    chart.x->setRange(t_first, t_last);
+    if (chart.log_y != nullptr) {
+      FitLogAxis(chart.log_y, low, high);
+    } else {
+      if (!(low <= high)) low = high = 0;
+      const double pad = std::max(0.05 * (high - low), 1e-9 * std::max(1.0, std::abs(high)));
+      chart.linear_y->setRange(low - pad, high + pad);
+      chart.linear_y->applyNiceNumbers();
+    }
+  }
+}
+
+}  // namespace sim::ui
