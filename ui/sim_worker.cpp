@@ -574,7 +574,7 @@ void SimWorker::ApplyRemoveLane(const command::RemoveLane& remove) {
     return;
   }
   lanes_.erase(lanes_.begin() + remove.lane);
-  if (drag_ != nullptr) drag_.reset();
+  drag_.reset();
   if (reference_lane_ >= static_cast<int>(lanes_.size()) || reference_lane_ == remove.lane) {
     reference_lane_ = 0;
   } else if (reference_lane_ > remove.lane) {

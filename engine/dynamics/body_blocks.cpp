@@ -175,6 +175,16 @@ Real BodyBlocks::EffectiveMass(const Row& row, bool shifted) const {
 }
 
 
+void BodyBlocks::AddImpulse(const Row& row, Real impulse, std::vector<Vec3>* v,
+                            std::vector<Vec3>* w) const {
+  for (const RowEnd& e : row.end) {
+    if (e.block < 0 || fixed[e.block]) continue;
+    (*v)[e.block] += inv_mass[e.block].cwiseProduct(impulse * e.lin);
+    if (!particle[e.block]) (*w)[e.block] += inv_inertia_W[e.block] * (impulse * e.ang);
+  }
+}
+
+
 void BodyBlocks::WriteState(const Model& model, const State& in, State* out) const {
   out->time = in.time + dt_;
   out->step = in.step + 1;

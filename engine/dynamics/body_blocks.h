@@ -48,6 +48,10 @@ class BodyBlocks {
   /// have lowered, e.g. NSN's geometric stiffness), otherwise 1/mass [1/kg].
   Real EffectiveMass(const Row& row, bool shifted) const;
 
+  /// Adds M̃⁻¹ Jᵀ `impulse` of one row [N·s] to the velocities `*v`, `*w` (one entry per block:
+  /// the iterate's, or a solver's own copy); fixed blocks do not move.
+  void AddImpulse(const Row& row, Real impulse, std::vector<Vec3>* v, std::vector<Vec3>* w) const;
+
   /// Writes q, u, the time and the step count of the iterate into `*out` (static bodies keep their
   /// input pose with zero velocity). Leaves the warm-start records alone.
   void WriteState(const Model& model, const State& in, State* out) const;

@@ -56,6 +56,16 @@ void FillRowFigures(const ConstraintSet& constraints, int contact_count, StepRep
 }
 
 
+Real BounceShiftedGap(const ConstraintSet& constraints, int i, Real h, bool bounce) {
+  const Real gap = constraints.value(i);
+  if (!bounce || i < constraints.contact_row_begin()) return gap;
+  // J u ≥ v_b, i.e. C(q⁺) ≥ C(q⁻)⁺ + h v_b (PGS's target max(−C/h, v_b))
+  const ContactInfo& info = constraints.contact(i - constraints.contact_row_begin());
+  if (info.bounce_velocity <= 0) return gap;
+  return gap - std::max(info.gap0, Real(0)) - h * info.bounce_velocity;
+}
+
+
 void MarkUnconverged(Real residual, Real bound, std::string_view measure, std::string_view unit,
                      std::string_view setting, StepReport* report) {
   report->final_residual = residual;

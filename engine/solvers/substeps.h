@@ -38,6 +38,10 @@ bool RunSubsteps(const Model& model, const State& in, const Control& control,
 /// The report's row counts and the penetration and joint error at the rows' last evaluation.
 void FillRowFigures(const ConstraintSet& constraints, int contact_count, StepReport* report);
 
+/// The gap target of unilateral row i at the rows' last evaluation [m]: C, or with `bounce` a
+/// contact's C shifted so that it must separate at its bounce speed (contact_material.h).
+Real BounceShiftedGap(const ConstraintSet& constraints, int i, Real h, bool bounce);
+
 /// Marks the step unconverged (kStepUnconverged, NaN included) when `residual` exceeds `bound`,
 /// with "<measure> %.3g <unit> > %.3g (<setting>)" as the message.
 void MarkUnconverged(Real residual, Real bound, std::string_view measure, std::string_view unit,

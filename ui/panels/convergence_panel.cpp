@@ -14,17 +14,12 @@
 #include <QValueAxis>
 
 #include "engine/visual/lane_colors.h"
+#include "ui/panels/chart_axes.h"
 #include "ui/sim_worker.h"
 
 namespace sim::ui {
 
 namespace {
-
-// a log axis cannot show 0: smaller values are drawn at this floor (a converged row), which
-// then becomes the axis' lower end
-constexpr double kLogFloor = 1e-12;
-// most labels on a log axis (charts are 100-200 px high)
-constexpr int kMaxLogLabels = 5;
 
 // one lane: one colour per quantity; compared lanes: one colour per lane (LaneColor, as in the
 // viewport's labels), one residual series each, so the legend has one entry per lane
@@ -36,7 +31,9 @@ const QColor kLinearColor(0x94, 0x67, 0xbd);
 const QColor kIterationsColor(0x1f, 0x77, 0xb4);
 const QColor kStepMsColor(0xd6, 0x27, 0x28);
 
-double LogValue(double value) { return std::isfinite(value) ? std::max(value, kLogFloor) : 1e12; }
+double LogValue(double value) {
+  return std::isfinite(value) ? std::max(value, kChartLogFloor) : 1e12;
+}
 
 QChart* MakeChart(const QString& title) {
   auto* chart = new QChart();
@@ -68,25 +65,6 @@ QValueAxis* MakeValueAxis(const QString& title) {
   axis->setTitleText(title);
   axis->setLabelFormat(QStringLiteral("%g"));
   return axis;
-}
-
-// a log axis range covering [low, high] in whole decades. Qt Charts labels every power of the
-// axis base and elides all labels when they do not fit, so the base grows to 100, 1000, ... to
-// keep at most kMaxLogLabels labels
-void FitLogAxis(QLogValueAxis* axis, double low, double high) {
-  if (!(low <= high)) {
-    low = 1e-6;
-    high = 1;
-  }
-  const int lo = static_cast<int>(std::floor(std::log10(std::max(low, kLogFloor))));
-  const int hi =
-      std::max(lo + 1, static_cast<int>(std::ceil(std::log10(std::max(high, kLogFloor)))));
-  const int step = std::max(1, (hi - lo + kMaxLogLabels - 2) / (kMaxLogLabels - 1));
-  // the ends on powers of the base
-  const int first = static_cast<int>(std::floor(static_cast<double>(lo) / step)) * step;
-  const int last = static_cast<int>(std::ceil(static_cast<double>(hi) / step)) * step;
-  axis->setBase(std::pow(10.0, step));
-  axis->setRange(std::pow(10.0, first), std::pow(10.0, std::max(last, first + step)));
 }
 
 // an axis of whole numbers (iterations, steps): a tick on each for short ranges, otherwise

@@ -16,14 +16,12 @@
 #include <QValueAxis>
 
 #include "engine/visual/lane_colors.h"
+#include "ui/panels/chart_axes.h"
 #include "ui/sim_worker.h"
 
 namespace sim::ui {
 
 namespace {
-
-// a log axis cannot show 0: smaller values (a lane on its reference) sit on this floor
-constexpr double kLogFloor = 1e-12;
 
 struct ChartSpec {
   const char* title;
@@ -39,19 +37,6 @@ constexpr ChartSpec kSpecs[DivergencePanel::kChartCount] = {
     {"Mechanical energy", "energy [J]", &StepSample::energy, false},
     {"Step time", "step [ms]", &StepSample::total_ms, false},
 };
-
-// [low, high] in whole decades, at most five labels (the base grows as in the convergence plots)
-void FitLogAxis(QLogValueAxis* axis, double low, double high) {
-  if (!(low <= high)) low = high = 1e-6;
-  const int lo = static_cast<int>(std::floor(std::log10(std::max(low, kLogFloor))));
-  const int hi =
-      std::max(lo + 1, static_cast<int>(std::ceil(std::log10(std::max(high, kLogFloor)))));
-  const int step = std::max(1, (hi - lo + 3) / 4);
-  const int first = static_cast<int>(std::floor(static_cast<double>(lo) / step)) * step;
-  const int last = static_cast<int>(std::ceil(static_cast<double>(hi) / step)) * step;
-  axis->setBase(std::pow(10.0, step));
-  axis->setRange(std::pow(10.0, first), std::pow(10.0, std::max(last, first + step)));
-}
 
 }  // namespace
 
@@ -170,7 +155,7 @@ void DivergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
       for (const StepSample& sample : snapshot.lanes[k].history) {
         double value = sample.*kSpecs[c].field;
         if (!std::isfinite(value)) continue;
-        if (kSpecs[c].log) value = std::max(value, kLogFloor);
+        if (kSpecs[c].log) value = std::max(value, kChartLogFloor);
         points.append({sample.time, value});
         low = std::min(low, value);
         high = std::max(high, value);

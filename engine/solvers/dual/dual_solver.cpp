@@ -58,26 +58,18 @@ void SolverDual::CountConstraints(bool mass_splitting) {
 }
 
 
-Real SolverDual::SplitInverseMass(const Row& row) const {
+Real SolverDual::SplitCoupling(const Row& a, const Row& b) const {
   Real sum = 0;
-  for (const RowEnd& e : row.end) {
-    if (e.block < 0 || blocks_.fixed[e.block]) continue;
-    Real term = e.lin.dot(blocks_.inv_mass[e.block].cwiseProduct(e.lin));
-    if (!blocks_.particle[e.block]) term += e.ang.dot(blocks_.inv_inertia_W[e.block] * e.ang);
-    sum += std::max(constraints_on_block_[e.block], 1) * term;
+  for (const RowEnd& ea : a.end) {
+    if (ea.block < 0 || blocks_.fixed[ea.block]) continue;
+    for (const RowEnd& eb : b.end) {
+      if (eb.block != ea.block) continue;
+      Real term = ea.lin.dot(blocks_.inv_mass[ea.block].cwiseProduct(eb.lin));
+      if (!blocks_.particle[ea.block]) term += ea.ang.dot(blocks_.inv_inertia_W[ea.block] * eb.ang);
+      sum += std::max(constraints_on_block_[ea.block], 1) * term;
+    }
   }
   return sum;
-}
-
-
-Real SolverDual::UnilateralGap(int i, Real h, bool bounce) const {
-  const Real gap = constraints_.value(i);
-  if (!bounce || i < constraints_.contact_row_begin()) return gap;
-  // restitution (contact_material.h): the contact must separate at its bounce speed, J u ≥ v_b,
-  // i.e. C(q⁺) ≥ C(q⁻)⁺ + h v_b (PGS's target max(−C/h, v_b))
-  const ContactInfo& info = constraints_.contact(i - constraints_.contact_row_begin());
-  if (info.bounce_velocity <= 0) return gap;
-  return gap - std::max(info.gap0, Real(0)) - h * info.bounce_velocity;
 }
 
 
@@ -106,7 +98,8 @@ void SolverDual::ComputeUpdates(const DualSettings& settings, Real h, bool bounc
   // ~2 %/iteration on a 1 m pendulum arm, measured), then its other rows in sequence; the
   // constraints from the same iterate
   const int joint_rows = constraints_.contact_row_begin();
-  std::vector<int> rigid;
+  std::vector<int>& rigid = rigid_rows_;
+  bool block_solved = false;  // the current constraint's rigid rows were solved together
   for (int i = 0; i < joint_rows; ++i) {
     if (StartsConstraint(i)) {
       local_.clear();
@@ -118,8 +111,8 @@ void SolverDual::ComputeUpdates(const DualSettings& settings, Real h, bool bounc
           rigid.push_back(j);
         }
       }
-      solved_in_block_.assign(rigid.size(), 0);
-      if (SolveRigidBlock(rigid, alpha)) {
+      block_solved = SolveRigidBlock(rigid, alpha);
+      if (block_solved) {
         for (std::size_t a = 0; a < rigid.size(); ++a) {
           const int r = rigid[a];
           const Real error = RigidError(r);
@@ -128,11 +121,9 @@ void SolverDual::ComputeUpdates(const DualSettings& settings, Real h, bool bounc
           propose(r, multiplier_[r] + block_update_[a], SplitInverseMass(constraints_.gradient(r)));
           ApplyLocal(constraints_.gradient(r), block_update_[a] / h);
         }
-        solved_in_block_.assign(rigid.size(), 1);
       }
     }
-    if (!solved_in_block_.empty() && solved_in_block_[0] &&
-        std::find(rigid.begin(), rigid.end(), i) != rigid.end()) {
+    if (block_solved && std::find(rigid.begin(), rigid.end(), i) != rigid.end()) {
       continue;
     }
     const Row& row = constraints_.gradient(i);
@@ -188,7 +179,7 @@ void SolverDual::ComputeUpdates(const DualSettings& settings, Real h, bool bounc
     const int n = constraints_.normal_row(c);
     const Real normal_mass = SplitInverseMass(constraints_.gradient(n));
     if (!(normal_mass > 0)) continue;
-    const Real gap = UnilateralGap(n, h, bounce);
+    const Real gap = BounceShiftedGap(constraints_, n, h, bounce);
     unilateral_error(n, gap);
     const Real normal =
         std::max(multiplier_[n] + alpha * (-gap - contact_compliance * multiplier_[n]) /
@@ -234,36 +225,28 @@ Real SolverDual::RigidError(int i) const {
 
 bool SolverDual::SolveRigidBlock(const std::vector<int>& rows, Real alpha) {
   const int m = static_cast<int>(rows.size());
-  if (m == 0) return false;
-  Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic> K(m, m);
-  Eigen::Matrix<Real, Eigen::Dynamic, 1> rhs(m);
+  if (m == 0 || m > kMaxBlockRows) return false;
+  // no heap allocation per constraint and iteration: at most a joint's six rows and its drives
+  using BlockMatrix =
+      Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxBlockRows, kMaxBlockRows>;
+  using BlockVector = Eigen::Matrix<Real, Eigen::Dynamic, 1, 0, kMaxBlockRows, 1>;
+  BlockMatrix K(m, m);
+  BlockVector rhs(m);
   for (int a = 0; a < m; ++a) {
     const Row& row_a = constraints_.gradient(rows[a]);
     rhs[a] = -RigidError(rows[a]);
     for (int b = 0; b <= a; ++b) {
-      const Row& row_b = constraints_.gradient(rows[b]);
-      Real entry = 0;
-      for (const RowEnd& ea : row_a.end) {
-        if (ea.block < 0 || blocks_.fixed[ea.block]) continue;
-        for (const RowEnd& eb : row_b.end) {
-          if (eb.block != ea.block) continue;
-          Real term = ea.lin.dot(blocks_.inv_mass[ea.block].cwiseProduct(eb.lin));
-          if (!blocks_.particle[ea.block]) {
-            term += ea.ang.dot(blocks_.inv_inertia_W[ea.block] * eb.ang);
-          }
-          entry += std::max(constraints_on_block_[ea.block], 1) * term;
-        }
-      }
+      const Real entry = SplitCoupling(row_a, constraints_.gradient(rows[b]));
       K(a, b) = K(b, a) = entry;
     }
   }
   // a singular block (redundant rows) falls back to the rows one at a time
-  const Eigen::LDLT<Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>> ldlt(K);
+  const Eigen::LDLT<BlockMatrix> ldlt(K);
   if (ldlt.info() != Eigen::Success ||
       !(ldlt.vectorD().minCoeff() > 1e-12 * K.diagonal().maxCoeff())) {
     return false;
   }
-  const Eigen::Matrix<Real, Eigen::Dynamic, 1> x = ldlt.solve(rhs);
+  const BlockVector x = ldlt.solve(rhs);
   if (!x.allFinite()) return false;
   block_update_.assign(x.data(), x.data() + m);
   for (Real& value : block_update_) value *= alpha;
@@ -298,17 +281,6 @@ void SolverDual::ApplyLocal(const Row& row, Real impulse) {
 }
 
 
-void SolverDual::ApplyImpulse(const Row& row, Real impulse) {
-  for (const RowEnd& e : row.end) {
-    if (e.block < 0 || blocks_.fixed[e.block]) continue;
-    blocks_.v[e.block] += blocks_.inv_mass[e.block].cwiseProduct(impulse * e.lin);
-    if (!blocks_.particle[e.block]) {
-      blocks_.w[e.block] += blocks_.inv_inertia_W[e.block] * (impulse * e.ang);
-    }
-  }
-}
-
-
 bool SolverDual::Solve(const DualSettings& settings, Real h, bool bounce, StepReport* report) {
   // u⁺ ← ũ, q⁺ ← q⁻ + h G u⁺, λ̂ ← 0 (Algorithm 3)
   blocks_.v = blocks_.v_tilde;
@@ -328,7 +300,7 @@ bool SolverDual::Solve(const DualSettings& settings, Real h, bool bounce, StepRe
     for (int i = 0; i < constraints_.row_count(); ++i) {
       if (update_[i] == 0) continue;
       multiplier_[i] += update_[i];
-      ApplyImpulse(constraints_.gradient(i), update_[i] / h);
+      blocks_.AddImpulse(constraints_.gradient(i), update_[i] / h, &blocks_.v, &blocks_.w);
     }
     ++report->outer_iterations;
     blocks_.UpdatePositions();

@@ -54,14 +54,14 @@ class SolverDual final : public Solver {
   bool StartsConstraint(int i) const;
   /// Per block, how many constraints act on it now (mass splitting).
   void CountConstraints(bool mass_splitting);
+  /// J_a M_s⁻¹ J_bᵀ of two rows with the split masses [1/kg].
+  Real SplitCoupling(const Row& a, const Row& b) const;
   /// J M_s⁻¹ Jᵀ of a row with the split masses [1/kg].
-  Real SplitInverseMass(const Row& row) const;
-  /// The penalty-free gap target of unilateral row i: C, shifted by a bounce target [m].
-  Real UnilateralGap(int i, Real h, bool bounce) const;
-  void ApplyImpulse(const Row& row, Real impulse);
+  Real SplitInverseMass(const Row& row) const { return SplitCoupling(row, row); }
   /// c − c* of a bilateral row (wrapped for angles).
   Real RigidError(int i) const;
-  /// α K⁻¹(−C) of a constraint's rigid rows into block_update_; false when K is singular.
+  /// α K⁻¹(−C) of a constraint's rigid rows into block_update_; false when K is singular or
+  /// the constraint has more than kMaxBlockRows rigid rows.
   bool SolveRigidBlock(const std::vector<int>& rows, Real alpha);
   /// J Δu of a row from the current constraint's earlier rows [m/s].
   Real LocalRate(const Row& row) const;
@@ -82,9 +82,10 @@ class SolverDual final : public Solver {
     Vec3 v = Vec3::Zero(), w = Vec3::Zero();
   };
   std::vector<LocalChange> local_;
-  std::vector<Real> block_update_;              ///< Δλ̂ of SolveRigidBlock's rows
-  std::vector<unsigned char> solved_in_block_;  ///< the current constraint's rigid rows done
-  State stage_;                                 ///< the state between substeps
+  /// the most rigid rows solved as one block; larger constraints go row by row
+  static constexpr int kMaxBlockRows = 12;
+  std::vector<int> rigid_rows_;     ///< the current constraint's rigid rows (scratch)
+  std::vector<Real> block_update_;  ///< Δλ̂ of SolveRigidBlock's rows
 };
 
 }  // namespace sim

@@ -86,13 +86,10 @@ Real SolverPgs::RowVelocity(const Row& row, bool pseudo) const {
 
 
 void SolverPgs::ApplyImpulse(const Row& row, Real impulse, bool pseudo) {
-  std::vector<Vec3>& v = pseudo ? pseudo_v_ : blocks_.v;
-  std::vector<Vec3>& w = pseudo ? pseudo_w_ : blocks_.w;
-  for (const RowEnd& e : row.end) {
-    if (e.block < 0 || blocks_.fixed[e.block]) continue;
-    v[e.block] += blocks_.inv_mass[e.block].cwiseProduct(impulse * e.lin);
-    if (!blocks_.particle[e.block])
-      w[e.block] += blocks_.inv_inertia_W[e.block] * (impulse * e.ang);
+  if (pseudo) {
+    blocks_.AddImpulse(row, impulse, &pseudo_v_, &pseudo_w_);
+  } else {
+    blocks_.AddImpulse(row, impulse, &blocks_.v, &blocks_.w);
   }
 }
 

@@ -57,17 +57,6 @@ void SolverPrimal::AddRow(const Row& row, Real force, Real weight) {
 }
 
 
-Real SolverPrimal::UnilateralGap(int i, Real h, bool bounce) const {
-  const Real gap = constraints_.value(i);
-  if (!bounce || i < constraints_.contact_row_begin()) return gap;
-  // restitution (contact_material.h): the contact must separate at its bounce speed, J u ≥ v_b,
-  // i.e. C(q⁺) ≥ C(q⁻)⁺ + h v_b (PGS's target max(−C/h, v_b))
-  const ContactInfo& info = constraints_.contact(i - constraints_.contact_row_begin());
-  if (info.bounce_velocity <= 0) return gap;
-  return gap - std::max(info.gap0, Real(0)) - h * info.bounce_velocity;
-}
-
-
 void SolverPrimal::Accumulate(const PrimalSettings& settings, Real h, bool bounce, bool first,
                               IterationRecord* record) {
   const int blocks = blocks_.count();
@@ -125,7 +114,7 @@ void SolverPrimal::Accumulate(const PrimalSettings& settings, Real h, bool bounc
   normal_force_.assign(constraints_.contact_count(), 0);
   for (int c = 0; c < constraints_.contact_count(); ++c) {
     const int n = constraints_.normal_row(c);
-    const Real gap = UnilateralGap(n, h, bounce);
+    const Real gap = BounceShiftedGap(constraints_, n, h, bounce);
     normal_force_[c] = penalty(n, gap);
     if (first && friction_normal_[c] == kNewContact) {
       // a new contact: the penalty force at ũ is k_n times the whole unconstrained penetration,

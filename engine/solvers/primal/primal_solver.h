@@ -71,8 +71,6 @@ class SolverPrimal final : public Solver {
                   IterationRecord* record);
   /// Adds `force` Jᵀ to the generalized forces and `weight` JᵀJ to the preconditioner blocks.
   void AddRow(const Row& row, Real force, Real weight);
-  /// The penalty's gap of unilateral row i: C, shifted by a bounce target on contacts [m].
-  Real UnilateralGap(int i, Real h, bool bounce) const;
   /// The normal force bounding contact c's friction [N].
   Real FrictionNormal(int c) const {
     return friction_normal_[c] >= 0 ? friction_normal_[c] : normal_force_[c];
@@ -94,7 +92,6 @@ class SolverPrimal final : public Solver {
   static constexpr Real kIterateNormal = -1;  ///< the iterate's normal force
   static constexpr Real kNewContact = -2;     ///< to be estimated at the first iterate
   std::vector<Real> start_gap_;               ///< per contact, C_n at the start of the substep [m]
-  State stage_;                               ///< the state between substeps
 };
 
 }  // namespace sim
