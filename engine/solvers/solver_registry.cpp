@@ -37,7 +37,7 @@ bool SolverClaims(std::string_view name, unsigned features) {
 
 
 bool IsPlannedSolver(std::string_view name) {
-  for (std::string_view planned : {"primal", "dual", "add", "pbti", "lcp"}) {
+  for (std::string_view planned : {"add", "lcp"}) {
     if (name == planned) return true;
   }
   return false;
@@ -59,6 +59,7 @@ Diagnostics CheckSolverSupports(const SolverInfo& solver, const Model& model) {
     refuse("particles");
   }
   if (model.joint_count() > 0 && !(solver.features & kFeatureJoints)) refuse("joints");
+  if (solver.check != nullptr) diagnostics.Append(solver.check(model));
   if (model.options.solver.integrator == Integrator::kBdf2 &&
       !(solver.features & kFeatureSecondOrder)) {
     diagnostics.Error(model.name, 0, "",

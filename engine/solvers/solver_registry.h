@@ -27,6 +27,12 @@ enum SolverFeature : unsigned {
   /// solver.integrator = bdf2: a fully implicit step whose start may be extrapolated
   /// (engine/step/integrator.h); a velocity-level step (symplectic Euler) goes unstable with it
   kFeatureSecondOrder = 1u << 5,
+  /// Contact friction is Coulomb's law with the pair's μ (sticks inside the cone, slides on it).
+  /// A claim the shared friction tests check; a scene is not refused without it.
+  kFeatureCoulombFriction = 1u << 6,
+  /// Impacts bounce with the pair's restitution (contact_material.h). A claim the shared tests
+  /// check; a scene is not refused without it.
+  kFeatureRestitution = 1u << 7,
 };
 
 struct SolverInfo {

@@ -36,6 +36,22 @@ inline int AddWorldShape(Model* model, const ShapeGeometry& geometry, const Pose
 }
 
 
+/// A static plane through the origin tilted by `angle` [rad] about `axis` (unit): its rotation
+/// and normal.
+struct Slope {
+  Quat tilt;
+  Vec3 normal;
+};
+
+inline Slope AddSlope(Model* model, Real angle, const Vec3& axis) {
+  const Quat tilt(Eigen::AngleAxisd(angle, axis));
+  ShapeGeometry plane;
+  plane.type = ShapeType::kPlane;
+  AddWorldShape(model, plane, Pose{Vec3::Zero(), tilt});
+  return {tilt, tilt * Vec3::UnitZ()};
+}
+
+
 /// Adds a rigid body with one shape at its COM; inertia from the shape. Returns the body id.
 inline int AddBody(Model* model, State* state, const std::string& name,
                    const ShapeGeometry& geometry, Real mass, const Pose& X_WB,

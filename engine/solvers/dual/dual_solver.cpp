@@ -18,7 +18,8 @@ const SolverInfo kDualSolverInfo = {
     "dual",
     "dual ascent (XPBD): Jacobi multiplier updates with mass splitting, hard contact and friction "
     "(Macklin 2020 ch. 5, Algorithm 3); rigid bodies, joints, particles",
-    kFeatureRigidBodies | kFeatureJoints | kFeatureContacts | kFeatureParticles,
+    kFeatureRigidBodies | kFeatureJoints | kFeatureContacts | kFeatureParticles |
+        kFeatureCoulombFriction | kFeatureRestitution,
     DualSettingsTable,
     [](const Model& model) -> std::unique_ptr<Solver> {
       return std::make_unique<SolverDual>(model);

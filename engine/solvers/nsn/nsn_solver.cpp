@@ -89,7 +89,7 @@ const SolverInfo kNsnSolverInfo = {
     "non-smooth Newton on the NCP of contacts, friction, joints and FEM (Macklin et al. 2019, "
     "seed 002)",
     kFeatureRigidBodies | kFeatureJoints | kFeatureContacts | kFeatureParticles |
-        kFeatureSoftBodies | kFeatureSecondOrder,
+        kFeatureSoftBodies | kFeatureSecondOrder | kFeatureCoulombFriction | kFeatureRestitution,
     NsnSettingsTable,
     [](const Model& model) -> std::unique_ptr<Solver> {
       return std::make_unique<SolverNsn>(model);

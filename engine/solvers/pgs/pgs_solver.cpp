@@ -17,7 +17,8 @@ const SolverInfo kPgsSolverInfo = {
     "pgs",
     "projected Gauss-Seidel (sequential impulses) on the velocity level, the Bullet/PhysX/Box2D "
     "baseline; rigid bodies, joints, particles",
-    kFeatureRigidBodies | kFeatureJoints | kFeatureContacts | kFeatureParticles,
+    kFeatureRigidBodies | kFeatureJoints | kFeatureContacts | kFeatureParticles |
+        kFeatureCoulombFriction | kFeatureRestitution,
     PgsSettingsTable,
     [](const Model& model) -> std::unique_ptr<Solver> {
       return std::make_unique<SolverPgs>(model);

@@ -17,7 +17,8 @@ const SolverInfo kPrimalSolverInfo = {
     "primal",
     "primal descent: implicit penalty contact, relaxed Coulomb friction, block-Jacobi "
     "preconditioned descent (Macklin 2020 ch. 5, Algorithm 2); rigid bodies, joints, particles",
-    kFeatureRigidBodies | kFeatureJoints | kFeatureContacts | kFeatureParticles,
+    kFeatureRigidBodies | kFeatureJoints | kFeatureContacts | kFeatureParticles |
+        kFeatureCoulombFriction | kFeatureRestitution,
     PrimalSettingsTable,
     [](const Model& model) -> std::unique_ptr<Solver> {
       return std::make_unique<SolverPrimal>(model);
