@@ -1,6 +1,8 @@
 #include "engine/kinematics/articulation.h"
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "engine/dynamics/constraint_rows.h"
 #include "engine/kinematics/kinematic_chain.h"
@@ -29,26 +31,36 @@ Diagnostics Articulation::Check(const Model& model, std::string_view solver) {
                           "e.g. nsn)");
   };
   if (!model.joint_couplings.empty()) refuse("joint couplings (URDF <mimic>)");
+  // one error per kind, naming its first joints (a URDF may have dozens)
+  std::map<std::string, std::vector<std::string>> joints_of_kind;
   std::vector<int> parent(model.body_count(), -1);
   int dofs = 0;
   for (int j = 0; j < model.joint_count(); ++j) {
     const JointType type = model.joint_type[j];
-    const std::string name = "joint '" + model.joint_name[j] + "'";
+    const std::string& name = model.joint_name[j];
     if (type != JointType::kFixed && !HasCoordinate(type)) {
-      refuse(std::string(JointTypeName(type)) + " joints (" + name + ")");
+      joints_of_kind[std::string(JointTypeName(type)) + " joints"].push_back(name);
     }
     if (model.joint_compliance[j] > 0 || model.JointAngularCompliance(j) > 0) {
-      refuse("compliant joints (" + name + ")");
+      joints_of_kind["compliant joints"].push_back(name);
     }
-    if (model.JointFrictionLimit(j) > 0) refuse("joint friction (" + name + ")");
+    if (model.JointFrictionLimit(j) > 0) joints_of_kind["joint friction"].push_back(name);
     const int child = model.joint_child[j];
     if (child < 0 || child >= model.body_count()) continue;
     if (parent[child] >= 0) {
       refuse("closed loops (body '" + model.body_name[child] + "' is the child of joints '" +
-             model.joint_name[parent[child]] + "' and '" + model.joint_name[j] + "')");
+             model.joint_name[parent[child]] + "' and '" + name + "')");
     }
     parent[child] = j;
     dofs += HasCoordinate(type) && Floating(model, child);
+  }
+  for (const auto& [kind, names] : joints_of_kind) {
+    std::string list;
+    for (std::size_t k = 0; k < names.size() && k < 3; ++k) {
+      list += (k == 0 ? "joint '" : ", '") + names[k] + "'";
+    }
+    if (names.size() > 3) list += ", ... " + std::to_string(names.size()) + " in all";
+    refuse(kind + " (" + list + ")");
   }
   for (int b = 0; b < model.body_count(); ++b) {
     if (parent[b] < 0 && Floating(model, b)) dofs += 6;

@@ -39,6 +39,10 @@ const std::vector<BoundSetting<PbtiSettings>>& PbtiBound() {
       {{"limit_stiffness", "Limit stiffness", K::kReal, 1e5, 0, 1e15, false, "N*m/rad",
         "a violated joint limit as the penalty k c^2 / 2 (N/m for prismatic joints)"},
        SIM_SETTING_FIELD(PbtiSettings, limit_stiffness)},
+      {{"grouped_differences", "Grouped differences", K::kBool, 1, 0, 0, false, "",
+        "difference the columns of G that share no row together (bodies not coupled by a row): "
+        "fewer residual evaluations, the same G"},
+       SIM_SETTING_FIELD(PbtiSettings, grouped_differences)},
       {{"iterations", "LM iterations", K::kInt, 50, 1, 10000, false, "",
         "most Levenberg-Marquardt iterations on GE per step (eq. 14)"},
        SIM_SETTING_FIELD(PbtiSettings, iterations)},

@@ -28,6 +28,9 @@ struct PbtiSettings {
   /// stiffness of a violated joint limit, a penalty ½ k c² (ours; the paper has no limits)
   /// [N·m/rad or N/m]
   Real limit_stiffness = 1e5;
+  /// difference the columns of G in groups that share no row (exact: the other rows are
+  /// structurally zero); off, one pair of residual evaluations per coordinate
+  bool grouped_differences = true;
   int iterations = 50;       ///< most Levenberg-Marquardt iterations per step
   Real damping = 1e-3;       ///< λ of eq. (14) at the first iteration, relative to max diag(GᵀG)
   Real damping_factor = 10;  ///< λ is divided by this after a decrease of GE, multiplied after none

@@ -136,6 +136,67 @@ Eigen::VectorXd SolverPbti::Residual(const PbtiSettings& settings,
 }
 
 
+void SolverPbti::GroupDifferenceColumns(const PbtiSettings& settings) {
+  const int n = articulation_.dof_count();
+  const int bodies = blocks_.body_count();
+  // the bodies each coordinate moves (the Jacobian's structure at θ_n, rows evaluated there)
+  std::vector<std::vector<int>> moved(n);
+  for (int k = 0; k < n; ++k) {
+    for (int b = 0; b < bodies; ++b) {
+      if (!jacobian_.block(6 * b, k, 6, 1).isZero(0)) moved[k].push_back(b);
+    }
+  }
+  // each body and the bodies a row couples it to (joints, drives, limits, contacts)
+  std::vector<std::vector<char>> coupled(bodies, std::vector<char>(bodies, 0));
+  for (int b = 0; b < bodies; ++b) coupled[b][b] = 1;
+  for (int i = 0; i < constraints_.row_count(); ++i) {
+    const Row& row = constraints_.gradient(i);
+    for (const RowEnd& a : row.end) {
+      for (const RowEnd& c : row.end) {
+        if (a.block >= 0 && c.block >= 0 && a.block < bodies && c.block < bodies) {
+          coupled[a.block][c.block] = 1;
+        }
+      }
+    }
+  }
+  // g_i reads the poses of the bodies coordinate i moves and of those coupled to them, so
+  // coordinate k reaches g_i when it moves one of them
+  column_rows_.assign(n, {});
+  std::vector<char> reach(bodies);
+  for (int i = 0; i < n; ++i) {
+    std::fill(reach.begin(), reach.end(), 0);
+    for (const int b : moved[i]) {
+      for (int c = 0; c < bodies; ++c) reach[c] |= coupled[b][c];
+    }
+    for (int k = 0; k < n; ++k) {
+      const bool touches =
+          !settings.grouped_differences ||
+          std::any_of(moved[k].begin(), moved[k].end(), [&](int b) { return reach[b] != 0; });
+      if (touches) column_rows_[k].push_back(i);
+    }
+  }
+  // greedy colouring: a column joins the first group none of whose columns shares a row with it
+  difference_groups_.clear();
+  std::vector<std::vector<char>> row_taken;
+  for (int k = 0; k < n; ++k) {
+    std::size_t group = 0;
+    for (; group < difference_groups_.size(); ++group) {
+      const std::vector<char>& taken = row_taken[group];
+      if (std::none_of(column_rows_[k].begin(), column_rows_[k].end(),
+                       [&](int i) { return taken[i] != 0; })) {
+        break;
+      }
+    }
+    if (group == difference_groups_.size()) {
+      difference_groups_.emplace_back();
+      row_taken.emplace_back(n, 0);
+    }
+    difference_groups_[group].push_back(k);
+    for (const int i : column_rows_[k]) row_taken[group][i] = 1;
+  }
+}
+
+
 void SolverPbti::Step(const Model& model, const State& in, const Control& control,
                       Contacts& contacts, Real dt, State* out, StepReport* report) {
   report->Reset();
@@ -177,6 +238,7 @@ void SolverPbti::Step(const Model& model, const State& in, const Control& contro
 
   // JTJ-LM on GE = ½‖g‖², eq. (14)
   Eigen::VectorXd g = Residual(settings, config);
+  GroupDifferenceColumns(settings);
   Real lambda = settings.damping;
   Eigen::MatrixXd G(n, n);
   bool finite = g.allFinite();
@@ -189,12 +251,18 @@ void SolverPbti::Step(const Model& model, const State& in, const Control& contro
       report->iterations.push_back(record);
       break;
     }
-    for (int k = 0; k < n; ++k) {
+    // columns of one group share the residual evaluations (their rows do not overlap)
+    for (const std::vector<int>& group : difference_groups_) {
       Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
-      step[k] = kDifferenceStep;
+      for (const int k : group) step[k] = kDifferenceStep;
       const Eigen::VectorXd plus = Residual(settings, articulation_.Retract(config, step));
       const Eigen::VectorXd minus = Residual(settings, articulation_.Retract(config, -step));
-      G.col(k) = (plus - minus) / (2 * kDifferenceStep);
+      for (const int k : group) {
+        G.col(k).setZero();
+        for (const int i : column_rows_[k]) {
+          G(i, k) = (plus[i] - minus[i]) / (2 * kDifferenceStep);
+        }
+      }
     }
     // a root's rotation coordinates are a chart at the iterate: g at a turned root is in the
     // turned root's chart, g_chart(φ) = J_l(φ)ᵀ g(φ) with J_l = 1 + ½[φ]× + O(φ²), which adds

@@ -8,8 +8,9 @@
 // on each contact's depth d, and f^∥ = −(β+1) Δp_t ‖Δp_t‖^β d^(γ+1) of eq. (12) on the contact
 // point's tangential displacement over the step. The step is Levenberg-Marquardt on GᵀG, eq. (14)
 // (the paper's JTJ-LM); G = ∂g/∂θ by central differences of the analytic g (the exact G needs
-// ∂²p/∂θ², which the paper computes; ours costs 2n evaluations of g). Velocities are the step's
-// average, eq. (3), so the previous pose x_{n−1} = x_n − Δt v_n is the state's own history.
+// ∂²p/∂θ², which the paper computes; ours costs two evaluations of g per group of columns that
+// share no row). Velocities are the step's average, eq. (3), so the previous pose x_{n−1} = x_n −
+// Δt v_n is the state's own history.
 #pragma once
 
 #include <vector>
@@ -39,6 +40,10 @@ class SolverPbti final : public Solver {
   Eigen::VectorXd Residual(const PbtiSettings& settings, const ArticulationConfig& config);
   /// θ-space gradient of a row: Σ over its ends of lin·J_x + ang·J_ω (jacobian_ current).
   void AddRow(const Row& row, Real scale, Eigen::VectorXd* g) const;
+  /// Groups the columns of G whose rows do not overlap (Curtis-Powell-Reid), from the bodies
+  /// each coordinate moves and the rows coupling bodies at θ_n: one pair of residual evaluations
+  /// per group instead of per coordinate.
+  void GroupDifferenceColumns(const PbtiSettings& settings);
   /// The contact forces of the final iterate into `contacts` [N].
   void WriteContacts(const PbtiSettings& settings, Contacts* contacts) const;
   /// Normal and friction force of contact c at the rows' last evaluation [N].
@@ -56,6 +61,8 @@ class SolverPbti final : public Solver {
   std::vector<Real> start_value_;  ///< row values at θ_n (drive damping)
   std::vector<Pose> poses_;        ///< scratch of Residual
   Eigen::MatrixXd jacobian_;       ///< (6 bodies) × n at poses_
+  std::vector<std::vector<int>> difference_groups_;  ///< columns of G differenced together
+  std::vector<std::vector<int>> column_rows_;        ///< per column, the rows it can reach
 };
 
 }  // namespace sim
