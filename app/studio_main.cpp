@@ -50,6 +50,7 @@ constexpr int kDefaultScriptFrames = 30;
 struct StudioOptions {
   QString scene;
   std::vector<sim::io::SolverConfig> compare;
+  bool lanes_overlaid = false;  ///< --lanes ghost
   QStringList panels;
   sim::ui::ScriptedRunOptions script;
   bool scripted = false;
@@ -117,6 +118,11 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "Run the scene once per solver configuration, side by side in lockstep "
       "(NAME or NAME:KEY=VALUE;KEY=VALUE, comma-separated, as contact-sim compare --solvers).",
       "A,B");
+  const QCommandLineOption lanes_option(
+      "lanes",
+      "With --compare: 'side' (default) draws the lanes side by side, 'ghost' overlays them on "
+      "the first lane, see-through in their colours (Simulation > Lanes).",
+      "side|ghost");
   const QCommandLineOption drag_option(
       "drag",
       "With --frames: ctrl+drag on the viewport from (X0, Y0) to (X1, Y1), logical pixels "
@@ -240,6 +246,7 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       "FILE");
   const QCommandLineOption save_paint_option(
       "save-paint", "With --paint: save the painted fields beside the scene after the stroke.");
+  parser.addOption(lanes_option);
   parser.addOptions({compare_option,     panels_option,        frames_option,
                      screenshot_option,  exit_option,          drag_option,
                      keys_option,        open_after_option,    cancel_load_option,
@@ -282,6 +289,15 @@ std::optional<StudioOptions> ParseCommandLine(const QCoreApplication& app) {
       return std::nullopt;
     }
     options.compare = configs.value();
+  }
+  if (parser.isSet(lanes_option)) {
+    const QString lanes = parser.value(lanes_option);
+    if (lanes != "side" && lanes != "ghost") {
+      std::cerr << "contact-studio: error: --lanes: '" << lanes.toStdString()
+                << "' is not side or ghost" << std::endl;
+      return std::nullopt;
+    }
+    options.lanes_overlaid = lanes == "ghost";
   }
   if (parser.isSet(drag_option) + parser.isSet(paint_option) + parser.isSet(teleop_drag_option) >
       1) {
@@ -525,6 +541,7 @@ int main(int argc, char** argv) {
 
   sim::ui::MainWindow window(&instance);
   window.SetCompareConfigs(options->compare);
+  if (options->lanes_overlaid) window.SetLanesOverlaid(true);
   QStringList unknown_panels;
   if (!window.ShowPanels(options->panels, &unknown_panels)) {
     std::cerr << "contact-studio: error: --panels: unknown panel(s) "

@@ -492,6 +492,11 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
           MakeInstance(shape.X_WS, scale, kDriveTargetColor));
       continue;
     }
+    if (shape.lane_ghost) {
+      unit_buckets[kSeeThroughPass * kMeshKindCount + kind].push_back(
+          MakeInstance(shape.X_WS, scale, shape.color));
+      continue;
+    }
     if (shape.collision_only) {
       if (!options.show_collision) continue;
       unit_buckets[kCollisionPass * kMeshKindCount + kind].push_back(
@@ -527,11 +532,16 @@ void SceneRenderer::Impl::CollectInstances(const VisualFrame& frame, const Rende
       color = kDriveTargetColor;
       params = {0, 0, 0, 0};
     }
+    if (instance.lane_ghost) {
+      pass = kSeeThroughPass;
+      color = instance.color;
+      params = {0, 0, 0, 0};
+    }
     const GpuAssets::Mesh& mesh = GpuMesh(frame, instance.mesh);
     const int level = level_of_detail(mesh, Translation(instance.X_WS));
     mesh_buckets[(instance.mesh * kPassCount + pass) * kLodCount + level].push_back(
         MakeInstance(instance.X_WS, {1, 1, 1, 0}, color, params));
-    if (pass != kCollisionPass && !instance.drive_target)
+    if (pass != kCollisionPass && !instance.drive_target && !instance.lane_ghost)
       casters.push_back({Translation(instance.X_WS), mesh.bounding_radius});
   }
 

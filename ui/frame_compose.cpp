@@ -2,10 +2,13 @@
 #include "ui/frame_compose.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "engine/state/state.h"
+#include "engine/visual/lane_colors.h"
 
 namespace sim::ui {
 
@@ -23,11 +26,21 @@ void Translate(const Vec3& offset, std::array<float, 3>* p) {
 }  // namespace
 
 
-void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, int lane_index,
-                     VisualFrame* view) {
+void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, int lane_index, VisualFrame* view,
+                     bool ghost) {
+  const std::uint32_t rgb = LaneColor(lane_index);
+  // sRGB lane colour to the frame's linear RGB, at the ghosts' opacity
+  const auto linear = [](std::uint32_t c) { return std::pow(c / 255.0f, 2.2f); };
+  const std::array<float, 4> ghost_color = {linear((rgb >> 16) & 0xff), linear((rgb >> 8) & 0xff),
+                                            linear(rgb & 0xff), kLaneGhostOpacity};
   for (VisualShape shape : lane.shapes) {
     if (shape.body == kWorldBody && !shape.particle) continue;
+    if (ghost && (shape.collision_only || shape.drive_target)) continue;
     Translate(offset, &shape.X_WS);
+    if (ghost) {
+      shape.lane_ghost = true;
+      shape.color = ghost_color;
+    }
     view->shapes.push_back(shape);
   }
   // mesh assets: reuse the view's index of a pointer it already has
@@ -39,6 +52,11 @@ void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, int lane_index
     instance.mesh = static_cast<std::int32_t>(found - view->meshes.begin());
     if (found == view->meshes.end()) view->meshes.push_back(mesh);
     Translate(offset, &instance.X_WS);
+    if (ghost) {
+      if (instance.collision_only || instance.drive_target) continue;
+      instance.lane_ghost = true;
+      instance.color = ghost_color;
+    }
     view->mesh_instances.push_back(instance);
   }
   for (VisualSoftBody soft : lane.soft_bodies) {

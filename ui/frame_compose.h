@@ -15,11 +15,15 @@ struct State;
 
 namespace sim::ui {
 
+/// Opacity of an overlaid lane's bodies (AppendLaneFrame with `ghost`).
+constexpr float kLaneGhostOpacity = 0.35f;
+
 /// Appends the moving parts of `lane` (bodies' shapes and meshes, soft bodies, contacts marked
 /// with `lane_index`, the structure glyphs not on the world) to `*view`, translated by `offset`
-/// [m]. Mesh assets are shared (deduplicated by pointer).
-void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, int lane_index,
-                     VisualFrame* view);
+/// [m]. Mesh assets are shared (deduplicated by pointer). With `ghost` the bodies are drawn
+/// see-through in the lane's colour (lanes overlaid instead of side by side).
+void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, int lane_index, VisualFrame* view,
+                     bool ghost = false);
 
 /// Offset [m] between neighbouring lanes along the unit vector `across` (e.g. the camera's right
 /// axis): the extent of the scene's dynamic bodies and particles along `across`, plus a gap of a

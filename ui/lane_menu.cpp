@@ -21,6 +21,24 @@ LaneMenu::LaneMenu(QMenu* menu, SimBridge* bridge, QWidget* dialog_parent, QObje
   branch_menu_ = lanes->addMenu(tr("&Branch Lane"));
   branch_menu_->setStatusTip(tr("A new lane from another lane's current state"));
   remove_menu_ = lanes->addMenu(tr("&Remove Lane"));
+  lanes->addSeparator();
+  overlay_ = lanes->addAction(tr("&Overlay Lanes as Ghosts"));
+  overlay_->setObjectName(QStringLiteral("OverlayLanes"));
+  overlay_->setCheckable(true);
+  overlay_->setStatusTip(
+      tr("Draw every compared lane where lane 1 is, see-through in its colour, instead of side "
+         "by side"));
+  connect(overlay_, &QAction::toggled, this,
+          [this](bool on) { bridge_->Send(command::SetLaneLayout{on}); });
+}
+
+
+void LaneMenu::SetOverlaid(bool overlaid) {
+  if (overlay_->isChecked() == overlaid) {
+    bridge_->Send(command::SetLaneLayout{overlaid});
+  } else {
+    overlay_->setChecked(overlaid);
+  }
 }
 
 

@@ -1,7 +1,8 @@
 // LaneMenu: the Simulation menu's compared lanes, changed while the simulation runs: Add Lane
 // (a solver config from the scene's start), Branch Lane (a solver config from another lane's
 // current state and inputs) and Remove Lane, each lane listed by its label in its lane colour's
-// order. A config is what --compare takes for one lane: NAME or NAME:KEY=VALUE;KEY=VALUE.
+// order; Overlay Lanes as Ghosts draws every lane on lane 0 (see-through in its colour) instead of
+// side by side. A config is what --compare takes for one lane: NAME or NAME:KEY=VALUE;KEY=VALUE.
 #pragma once
 
 #include <string>
@@ -9,6 +10,7 @@
 
 #include <QObject>
 
+class QAction;
 class QMenu;
 class QWidget;
 
@@ -24,6 +26,9 @@ class LaneMenu : public QObject {
   /// Adds a Lanes submenu to `menu`; its dialogs open over `dialog_parent`.
   LaneMenu(QMenu* menu, SimBridge* bridge, QWidget* dialog_parent, QObject* parent = nullptr);
 
+  /// Checks (or clears) Overlay Lanes as Ghosts, which tells the worker.
+  void SetOverlaid(bool overlaid);
+
   /// Lists the snapshot's lanes in the Branch and Remove submenus (when they changed).
   void ShowSnapshot(const SimSnapshot& snapshot);
 
@@ -35,6 +40,7 @@ class LaneMenu : public QObject {
   QWidget* dialog_parent_;
   QMenu* branch_menu_ = nullptr;
   QMenu* remove_menu_ = nullptr;
+  QAction* overlay_ = nullptr;
   std::vector<std::string> shown_;
 };
 

@@ -168,6 +168,12 @@ void MainWindow::SetCompareConfigs(std::vector<io::SolverConfig> configs) {
 }
 
 
+void MainWindow::SetLanesOverlaid(bool overlaid) {
+  lanes_overlaid_ = overlaid;
+  lane_menu_->SetOverlaid(overlaid);
+}
+
+
 void MainWindow::CreateActions() {
   open_action_ = new QAction(tr("&Open…"), this);
   open_action_->setShortcuts(ShortcutKeys(StudioCommand::kOpen));
@@ -619,9 +625,11 @@ void MainWindow::ApplyLoadResult(const QString& path, const Expected<io::Scene>&
       const Vec3 right = model.options.up.cross(back).normalized();
       load.lane_offset = LaneOffset(model, scene.initial_state, right);
     }
-    // compared lanes: the camera backs off to see them all
+    // compared lanes side by side: the camera backs off to see them all
     viewport_->SetHomeCamera(
-        CompareCamera(camera, load.lane_offset, static_cast<int>(compare_configs_.size())));
+        lanes_overlaid_
+            ? camera
+            : CompareCamera(camera, load.lane_offset, static_cast<int>(compare_configs_.size())));
     bridge_->Send(std::move(load));
     play_action_->setChecked(true);
     AddRecentFile(path);

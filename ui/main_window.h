@@ -68,6 +68,8 @@ class MainWindow : public QMainWindow {
   /// Runs every scene opened from now on once per configuration, side by side in lockstep
   /// (`--compare A,B`); empty: the scene's own solver only.
   void SetCompareConfigs(std::vector<io::SolverConfig> configs);
+  /// Compared lanes overlaid as ghosts (true) or side by side (Simulation > Lanes).
+  void SetLanesOverlaid(bool overlaid);
 
   /// Loads the scene, URDF or mesh at `path` (io::LoadAnyScene: a lone robot or mesh gets a default
   /// scene) off the GUI thread and starts simulating it when done. On failure the diagnostics go to
@@ -218,6 +220,7 @@ class MainWindow : public QMainWindow {
   QAction* save_paint_action_ = nullptr;
   KeyFrameMenu* key_frame_menu_ = nullptr;
   LaneMenu* lane_menu_ = nullptr;
+  bool lanes_overlaid_ = false;  ///< --lanes ghost: the home camera frames lane 1 only
 
   QLabel* scene_label_ = nullptr;
   QLabel* sim_label_ = nullptr;

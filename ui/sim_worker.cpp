@@ -305,6 +305,7 @@ void SimWorker::Apply(const SimCommand& command) {
     void operator()(const command::SetReferenceLane& c) {
       w->reference_lane_ = std::max(c.lane, 0);
     }
+    void operator()(const command::SetLaneLayout& c) { w->lanes_overlaid_ = c.overlaid; }
     void operator()(const command::AddLane& c) { w->ApplyAddLane(c); }
     void operator()(const command::RemoveLane& c) { w->ApplyRemoveLane(c); }
     void operator()(const command::LoadScene& c) { w->ApplyLoad(c); }
@@ -343,7 +344,7 @@ void SimWorker::Apply(const SimCommand& command) {
       if (w->drag_ == nullptr) return;
       Drag& drag = *w->drag_;
       // the ray in the grabbed lane's coordinates, crossed with the drag plane
-      const Vec3 origin = c.origin - drag.lane * w->lane_offset_;
+      const Vec3 origin = c.origin - w->LaneShift(drag.lane);
       const Vec3 direction = c.direction.normalized();
       const Real denominator = drag.plane_normal.dot(direction);
       if (std::abs(denominator) < 1e-9) return;
@@ -649,7 +650,7 @@ void SimWorker::ApplyPick(const Vec3& origin, const Vec3& direction, bool grab,
   for (int k = 0; k < static_cast<int>(lanes_.size()); ++k) {
     const Simulation& simulation = *lanes_[k]->simulation;
     const RayHit hit =
-        Raycast(simulation.model(), simulation.state(), origin - k * lane_offset_, direction);
+        Raycast(simulation.model(), simulation.state(), origin - LaneShift(k), direction);
     if (hit.hit && hit.distance < best.distance) {
       best = hit;
       best_lane = k;
@@ -883,8 +884,8 @@ void SimWorker::Publish() {
       }
       AppendDriveTargetGhosts(model, state, targets, &snapshot.frame);
     } else {
-      AppendLaneFrame(MakeVisualFrame(model, state, simulation.contacts()), k * lane_offset_, k,
-                      &snapshot.frame);
+      AppendLaneFrame(MakeVisualFrame(model, state, simulation.contacts()), LaneShift(k), k,
+                      &snapshot.frame, lanes_overlaid_);
     }
 
     LaneSnapshot& out = snapshot.lanes[k];
@@ -917,7 +918,7 @@ void SimWorker::Publish() {
     out.state_hash = StateHash(state);
     out.max_body_speed = lane.max_body_speed;
     out.stopped = lane.stopped;
-    if (lanes_.size() > 1) out.label_W = LaneLabelPoint(model, state) + k * lane_offset_;
+    if (lanes_.size() > 1) out.label_W = LaneLabelPoint(model, state) + LaneShift(k);
   }
   snapshot.key_frames.clear();
   for (const auto& keys : key_frames_) snapshot.key_frames.push_back(keys.front().name);
@@ -926,7 +927,7 @@ void SimWorker::Publish() {
   snapshot.frame.selected_body = selected_body_;
   snapshot.frame.drag = VisualDrag();
   if (drag_ != nullptr && !lanes_.empty()) {
-    const Vec3 shift = drag_->lane * lane_offset_;
+    const Vec3 shift = LaneShift(drag_->lane);
     VisualDrag& drag = snapshot.frame.drag;
     drag.active = true;
     drag.body = drag_->body;

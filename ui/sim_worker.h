@@ -78,6 +78,11 @@ struct SetOverride {
 struct SetReferenceLane {
   int lane = 0;
 };
+/// How compared lanes are drawn: side by side (lane k moved by k·lane_offset), or overlaid on
+/// lane 0 with every other lane see-through in its colour (ghosts).
+struct SetLaneLayout {
+  bool overlaid = false;
+};
 /// Adds a compared lane running `config` (io::ParseSolverConfigs, one entry: "pgs",
 /// "nsn:ncp=min"): branched from lane `from`'s current state and control (its model with the
 /// config applied), or from the scene's initial state when `from` < 0. Running or paused stays.
@@ -194,15 +199,17 @@ struct Replay {
 };
 }  // namespace command
 
-using SimCommand = std::variant<
-    command::Play, command::Pause, command::StepOnce, command::Reset, command::SetPacing,
-    command::SetSubsteps, command::SetThreads, command::SetOverride, command::SetReferenceLane,
-    command::AddLane, command::RemoveLane, command::LoadScene, command::SetJointTarget,
-    command::SetJointTaken, command::SaveKeyFrame, command::RestoreKeyFrame, command::Pick,
-    command::SelectBody, command::BeginDrag, command::MoveDrag, command::EndDrag,
-    command::BeginPaint, command::PaintTo, command::EndPaint, command::UndoPaint,
-    command::RedoPaint, command::SavePaint, command::Teleop, command::SetTeleopMode,
-    command::TeleoperateBody, command::StartRecording, command::StopRecording, command::Replay>;
+using SimCommand =
+    std::variant<command::Play, command::Pause, command::StepOnce, command::Reset,
+                 command::SetPacing, command::SetSubsteps, command::SetThreads,
+                 command::SetOverride, command::SetReferenceLane, command::SetLaneLayout,
+                 command::AddLane, command::RemoveLane, command::LoadScene, command::SetJointTarget,
+                 command::SetJointTaken, command::SaveKeyFrame, command::RestoreKeyFrame,
+                 command::Pick, command::SelectBody, command::BeginDrag, command::MoveDrag,
+                 command::EndDrag, command::BeginPaint, command::PaintTo, command::EndPaint,
+                 command::UndoPaint, command::RedoPaint, command::SavePaint, command::Teleop,
+                 command::SetTeleopMode, command::TeleoperateBody, command::StartRecording,
+                 command::StopRecording, command::Replay>;
 
 /// The figures of one step, kept for the per-step history plots and statistics.
 struct StepSample {
@@ -375,6 +382,9 @@ class SimWorker {
   std::uint64_t scene_generation_ = 0;
   std::uint64_t serial_ = 0;
   Vec3 lane_offset_ = Vec3::Zero();
+  bool lanes_overlaid_ = false;  ///< SetLaneLayout
+  /// Where lane k is drawn relative to lane 0 [m]: k·lane_offset_, or 0 when overlaid.
+  Vec3 LaneShift(int k) const { return lanes_overlaid_ ? Vec3::Zero() : Vec3(k * lane_offset_); }
   int reference_lane_ = 0;
   std::uint64_t lane_generation_ = 0;
   bool running_ = false;

@@ -33,6 +33,8 @@ struct VisualShape {
   bool collision_only = false;
   /// a ghost of the body at its drives' target pose (drive_ghosts.h), drawn see-through
   bool drive_target = false;
+  /// a compared lane overlaid on lane 0: drawn see-through in `color` (its lane colour)
+  bool lane_ghost = false;
   bool particle = false;  ///< a free particle's sphere (it moves, though of no body)
 };
 
@@ -47,6 +49,7 @@ struct VisualMeshInstance {
   std::int32_t shape = -1;         ///< the collision shape it draws, or −1 for a visual
   bool collision_only = false;     ///< as VisualShape::collision_only
   bool drive_target = false;       ///< as VisualShape::drive_target
+  bool lane_ghost = false;         ///< as VisualShape::lane_ghost
 };
 
 /// The boundary surface of one soft body as deformed at this frame.

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace sim::ui {
 namespace {
 
@@ -44,6 +46,34 @@ TEST(FrameComposeTest, ALaneBringsItsParticlesAnchorsAndAttachmentsMoved) {
   EXPECT_FLOAT_EQ(view.fixed_particles[0][1], 3);
   ASSERT_EQ(view.contacts.size(), 1u);
   EXPECT_EQ(view.contacts[0].lane, 2);
+}
+
+TEST(FrameComposeTest, AGhostLaneIsSeeThroughInItsColourWithoutCollisionOrTargetShapes) {
+  // lanes overlaid: a lane's bodies keep their place (offset 0) and are drawn see-through in
+  // the lane's colour (LaneColor, linear RGB); collision-only shapes and drive-target ghosts stay
+  // lane 0's, so the overlay shows one ghost per lane
+  VisualFrame lane;
+  VisualShape body;
+  body.body = 0;
+  body.X_WS[3] = 1;
+  lane.shapes.push_back(body);
+  VisualShape collision = body;
+  collision.collision_only = true;
+  lane.shapes.push_back(collision);
+  VisualShape target = body;
+  target.drive_target = true;
+  lane.shapes.push_back(target);
+  VisualFrame view;
+  AppendLaneFrame(lane, Vec3::Zero(), 1, &view, true);
+  ASSERT_EQ(view.shapes.size(), 1u);
+  const VisualShape& ghost = view.shapes[0];
+  EXPECT_TRUE(ghost.lane_ghost);
+  EXPECT_FLOAT_EQ(ghost.X_WS[3], 1);
+  // lane 1 is Tableau orange 0xff7f0e
+  EXPECT_NEAR(ghost.color[0], 1.0f, 1e-6f);
+  EXPECT_NEAR(ghost.color[1], std::pow(127 / 255.0f, 2.2f), 1e-6f);
+  EXPECT_NEAR(ghost.color[2], std::pow(14 / 255.0f, 2.2f), 1e-6f);
+  EXPECT_FLOAT_EQ(ghost.color[3], kLaneGhostOpacity);
 }
 
 }  // namespace

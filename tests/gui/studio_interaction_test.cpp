@@ -160,5 +160,35 @@ TEST(StudioInteractionTest, FourSolversOnTheHeavyStack) {
   EXPECT_TRUE(fs::exists(png)) << RunReport(run);
 }
 
+TEST(StudioInteractionTest, LanesOverlaidAsGhostsOnTheHeavyStack) {
+  // --lanes ghost: both lanes step from the same state where lane 1 stands (the home camera
+  // frames one stack); a layout that is neither side nor ghost is refused by name
+  if (!HaveXvfb()) SIM_SKIP_OR_FAIL_IN_CI("Xvfb is not installed");
+  const fs::path scratch = ScratchDir();
+  const fs::path png = scratch / "ghosts.png";
+  const std::string scene =
+      Quote(std::string(SIM_SOURCE_DIR) + "/scenes/validation/heavy_stack.json");
+  const RunResult run =
+      RunCommand(XvfbRun("", scene +
+                                 " --size 1280x800 --compare nsn,pgs --lanes ghost --frames 30 "
+                                 "--screenshot " +
+                                 Quote(png.string()) + " --exit"),
+                 scratch);
+  ASSERT_EQ(run.exit_code, 0) << RunReport(run);
+  const std::regex lane(
+      R"(lane (\S+): hash \d+, max speed \S+ m/s, non-finite 0, runaway \d+, stepping)");
+  int lanes = 0;
+  for (auto it = std::sregex_iterator(run.out.begin(), run.out.end(), lane);
+       it != std::sregex_iterator(); ++it) {
+    ++lanes;
+  }
+  EXPECT_EQ(lanes, 2) << RunReport(run);
+  EXPECT_TRUE(fs::exists(png)) << RunReport(run);
+  const RunResult bad = RunCommand(XvfbRun("", scene + " --lanes diagonal --exit"), scratch);
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE((bad.out + bad.err).find("--lanes: 'diagonal' is not side or ghost"), std::string::npos)
+      << RunReport(bad);
+}
+
 }  // namespace
 }  // namespace sim

@@ -722,6 +722,23 @@ TEST(SimWorkerTest, ComparedLanesStepInLockstepSideBySide) {
   worker.Send(command::Pick{Vec3(0, 2, 3), -Vec3::UnitZ()});
   EXPECT_EQ(reader.WaitFor([](const SimSnapshot& s) { return s.selected_body == 0; }).selected_body,
             0);
+  // overlaid as ghosts: lane 1's box where lane 0's is, see-through, its label at the same point
+  worker.Send(command::SetLaneLayout{true});
+  worker.Send(command::StepOnce{1});
+  const SimSnapshot& ghosts =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step >= 11; });
+  ASSERT_EQ(ghosts.frame.shapes.size(), 3u);
+  EXPECT_FALSE(ghosts.frame.shapes[1].lane_ghost);
+  EXPECT_TRUE(ghosts.frame.shapes[2].lane_ghost);
+  EXPECT_NEAR(ghosts.frame.shapes[2].X_WS[7] - ghosts.frame.shapes[1].X_WS[7], 0.0f, 0.01f);
+  EXPECT_NEAR((ghosts.lanes[1].label_W - ghosts.lanes[0].label_W).norm(), 0, 0.01);
+  // and back side by side
+  worker.Send(command::SetLaneLayout{false});
+  worker.Send(command::StepOnce{1});
+  const SimSnapshot& side =
+      reader.WaitFor([](const SimSnapshot& s) { return s.lanes[0].step >= 12; });
+  EXPECT_FALSE(side.frame.shapes[2].lane_ghost);
+  EXPECT_NEAR(side.frame.shapes[2].X_WS[7] - side.frame.shapes[1].X_WS[7], 2.0f, 0.01f);
 }
 
 TEST(SimWorkerTest, AFailingComparedLaneStopsWhileTheOthersGoOn) {

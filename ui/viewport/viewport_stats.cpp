@@ -2,6 +2,7 @@
 #include "ui/viewport/viewport_stats.h"
 
 #include <optional>
+#include <vector>
 
 #include <imgui.h>
 
@@ -35,6 +36,7 @@ void DrawLaneLabels(const std::vector<LaneLabel>& labels, const OrbitCamera& cam
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const ImVec2 pad(6.0f, 3.0f);
+  std::vector<ImVec4> placed;  // (x0, y0, x1, y1) of the labels drawn so far
   for (const LaneLabel& label : labels) {
     const std::optional<Eigen::Vector2f> pixel = camera.ProjectToPixel(
         label.at_W, static_cast<int>(viewport->Size.x), static_cast<int>(viewport->Size.y));
@@ -43,8 +45,22 @@ void DrawLaneLabels(const std::vector<LaneLabel>& labels, const OrbitCamera& cam
                              : label.stopped   ? label.text + "  (stopped)"
                                                : label.text;
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-    const ImVec2 at(viewport->Pos.x + pixel->x() - 0.5f * size.x,
-                    viewport->Pos.y + pixel->y() - size.y - pad.y);
+    ImVec2 at(viewport->Pos.x + pixel->x() - 0.5f * size.x,
+              viewport->Pos.y + pixel->y() - size.y - pad.y);
+    // labels at one point (lanes overlaid as ghosts) stack upwards instead of covering each other
+    const float height = size.y + 2 * pad.y + 2.0f;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const ImVec4& box : placed) {
+        if (at.x - pad.x < box.z && at.x + size.x + pad.x > box.x && at.y - pad.y < box.w &&
+            at.y + size.y + pad.y > box.y) {
+          at.y = box.y - height + pad.y;
+          moved = true;
+        }
+      }
+    }
+    placed.push_back(
+        ImVec4(at.x - pad.x, at.y - pad.y, at.x + size.x + pad.x, at.y + size.y + pad.y));
     draw->AddRectFilled(ImVec2(at.x - pad.x, at.y - pad.y),
                         ImVec2(at.x + size.x + pad.x, at.y + size.y + pad.y),
                         IM_COL32(18, 22, 28, 200), 4.0f);
