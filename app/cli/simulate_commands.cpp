@@ -237,18 +237,36 @@ int RunCompare(const CompareOptions& options) {
   std::optional<std::vector<io::SolverConfig>> configs = ParseConfigsOrReport(options.solvers);
   if (!configs) return kExitUsage;
 
-  // one simulation per config, all from the scene's initial state
+  // one simulation per config, all from the scene's initial state; a config whose solver
+  // refuses the scene is listed as unsupported, with the reason, and the others run
   std::vector<std::unique_ptr<Simulation>> simulations;
   std::vector<io::RunResult> runs;
+  std::vector<io::UnsupportedConfig> unsupported;
   for (const io::SolverConfig& config : *configs) {
     io::RunResult run;
-    std::unique_ptr<Simulation> simulation =
-        ConfigSimulation(*scene, options.sets, config, &run.label);
+    std::shared_ptr<const Model> configured =
+        ConfiguredModel(*scene->model, nullptr, options.sets, &config);
+    if (!configured) return kExitUsage;
+    run.label = config.label.empty() ? configured->options.solver.name : config.label;
+    if (const SolverInfo* info = FindSolver(configured->options.solver.name)) {
+      const Diagnostics refused = CheckSolverSupports(*info, *configured);
+      if (refused.has_errors()) {
+        std::fputs(refused.Format().c_str(), stderr);
+        unsupported.push_back({run.label, refused.items().front().message});
+        continue;
+      }
+    }
+    std::unique_ptr<Simulation> simulation = CreateOrReport(configured, scene->initial_state);
     if (!simulation) return kExitUsage;
     run.model = simulation->model_ptr();
     run.initial_state = simulation->state();
     runs.push_back(std::move(run));
     simulations.push_back(std::move(simulation));
+  }
+
+  if (runs.empty()) {
+    std::fprintf(stderr, "compare: error: no config's solver supports the scene\n");
+    return kExitUsage;
   }
 
   // the reference config: an index or a label
@@ -308,9 +326,13 @@ int RunCompare(const CompareOptions& options) {
                 io::Median(log.step_ms), log.max_penetration, log.final_residual_max,
                 log.status.ToString().c_str(), position, distance);
   }
+  for (const io::UnsupportedConfig& config : unsupported) {
+    std::printf("%-32s unsupported: %s\n", config.label.c_str(), config.reason.c_str());
+  }
 
   if (!options.report.empty() &&
-      !WriteOrReport(options.report, io::CompareReportJson(options.scene, runs, reference))) {
+      !WriteOrReport(options.report,
+                     io::CompareReportJson(options.scene, runs, reference, unsupported))) {
     return kExitInputError;
   }
   if (!options.plot.empty() &&

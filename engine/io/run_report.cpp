@@ -431,7 +431,7 @@ std::string RunReportJson(const std::string& scene_path, const RunResult& run) {
 
 
 std::string CompareReportJson(const std::string& scene_path, const std::vector<RunResult>& runs,
-                              int reference) {
+                              int reference, const std::vector<UnsupportedConfig>& unsupported) {
   JsonOut out;
   out.StartObject();
   out.Key("scene");
@@ -464,6 +464,17 @@ std::string CompareReportJson(const std::string& scene_path, const std::vector<R
     series("energy_J", &DivergenceSample::energy);
     series("step_ms", &DivergenceSample::step_ms);
     out.EndObject();
+    out.EndObject();
+  }
+  out.EndArray();
+  out.Key("unsupported");
+  out.StartArray();
+  for (const UnsupportedConfig& config : unsupported) {
+    out.StartObject();
+    out.Key("label");
+    out.String(config.label);
+    out.Key("reason");
+    out.String(config.reason);
     out.EndObject();
   }
   out.EndArray();

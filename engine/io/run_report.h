@@ -89,9 +89,15 @@ std::string RunReportJson(const std::string& scene_path, const RunResult& run);
 
 /// The `compare --report` document: {scene, steps, dt, reference, configs: [the run sections per
 /// config, each with "divergence": {time_s, distance_m, max_penetration_m, max_joint_error_m,
-/// energy_J, step_ms}, one entry per step, distance to the config `reference` (an index)]}.
+/// energy_J, step_ms}, one entry per step, distance to the config `reference` (an index)],
+/// unsupported: [{label, reason} per config whose solver refused the scene]}.
+struct UnsupportedConfig {
+  std::string label;
+  std::string reason;
+};
 std::string CompareReportJson(const std::string& scene_path, const std::vector<RunResult>& runs,
-                              int reference = 0);
+                              int reference = 0,
+                              const std::vector<UnsupportedConfig>& unsupported = {});
 
 /// Writes `text` to `path`; false with `*error` set on failure.
 bool WriteTextFile(const std::string& path, const std::string& text, std::string* error);

@@ -404,6 +404,30 @@ TEST_F(CliRunTest, CompareReportsDivergenceSeriesAndPlotsThemAsSvg) {
 }
 
 
+TEST_F(CliRunTest, CompareRunsTheConfigsThatSupportTheSceneAndNamesTheOthers) {
+  // pbti has no particles: on the sliding particle nsn and pgs run, pbti's row says why not,
+  // and the report lists it under "unsupported"; with no config left it is a usage error
+  const std::string report = TempPath(".json");
+  const std::string scene =
+      std::string(SIM_SOURCE_DIR) + "/scenes/validation/sliding_particle.json";
+  const CommandResult r =
+      RunContactSim("compare " + scene + " --solvers nsn,pbti,pgs --steps 5 --report " + report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("pbti                             unsupported: solver 'pbti' does not "
+                          "support particles"),
+            std::string::npos)
+      << r.output;
+  const JsonValue json = ReadReport(report);
+  ASSERT_EQ(json.Find("configs")->items().size(), 2u);
+  const std::vector<JsonValue>& unsupported = json.Find("unsupported")->items();
+  ASSERT_EQ(unsupported.size(), 1u);
+  EXPECT_EQ(unsupported[0].Find("label")->string(), "pbti");
+  EXPECT_NE(unsupported[0].Find("reason")->string().find("particles"), std::string::npos);
+  EXPECT_EQ(RunContactSim("compare " + scene + " --solvers pbti --steps 2").exit_code, 2);
+  std::remove(report.c_str());
+}
+
+
 TEST_F(CliRunTest, CompareOfOneConfigTwiceIsBitIdentical) {
   const std::string report = TempPath(".json");
   const CommandResult r =
