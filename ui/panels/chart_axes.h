@@ -16,8 +16,9 @@ constexpr int kChartMaxLogLabels = 5;
 
 /// A log axis range covering [low, high] in whole decades (1e-6..1 when there is nothing to
 /// show). Qt Charts labels every power of the axis base and elides all labels when they do not
-/// fit, so the base grows to 100, 1000, ... to keep at most kChartMaxLogLabels labels.
-inline void FitLogAxis(QLogValueAxis* axis, double low, double high) {
+/// fit, so the base grows to 100, 1000, ... to keep at most `max_labels` (≥ 2) labels.
+inline void FitLogAxis(QLogValueAxis* axis, double low, double high,
+                       int max_labels = kChartMaxLogLabels) {
   if (!(low <= high)) {
     low = 1e-6;
     high = 1;
@@ -25,7 +26,7 @@ inline void FitLogAxis(QLogValueAxis* axis, double low, double high) {
   const int lo = static_cast<int>(std::floor(std::log10(std::max(low, kChartLogFloor))));
   const int hi =
       std::max(lo + 1, static_cast<int>(std::ceil(std::log10(std::max(high, kChartLogFloor)))));
-  const int step = std::max(1, (hi - lo + kChartMaxLogLabels - 2) / (kChartMaxLogLabels - 1));
+  const int step = std::max(1, (hi - lo + max_labels - 2) / (max_labels - 1));
   // the ends on powers of the base
   const int first = static_cast<int>(std::floor(static_cast<double>(lo) / step)) * step;
   const int last = static_cast<int>(std::ceil(static_cast<double>(hi) / step)) * step;

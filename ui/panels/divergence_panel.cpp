@@ -30,6 +30,10 @@ struct ChartSpec {
   bool log;
 };
 
+// labels per value axis: five charts of 70-110 px each hold three (Qt elides all of an axis'
+// labels when they do not fit, measured at four and five)
+constexpr int kLabelsPerAxis = 3;
+
 constexpr ChartSpec kSpecs[DivergencePanel::kChartCount] = {
     {"Distance to the reference lane (farthest body)", "distance [m]", &StepSample::distance, true},
     {"Max penetration", "penetration [m]", &StepSample::max_penetration, true},
@@ -164,12 +168,29 @@ void DivergencePanel::ShowSnapshot(const SimSnapshot& snapshot, bool force) {
     }
     chart.x->setRange(t_first, t_last);
     if (chart.log_y != nullptr) {
-      FitLogAxis(chart.log_y, low, high);
+      // the first chart's legend takes half its height: two labels there
+      FitLogAxis(chart.log_y, low, high, c == 0 ? 2 : kLabelsPerAxis);
     } else {
       if (!(low <= high)) low = high = 0;
       const double pad = std::max(0.05 * (high - low), 1e-9 * std::max(1.0, std::abs(high)));
-      chart.linear_y->setRange(low - pad, high + pad);
+      // a series that cannot be negative (step time) keeps its axis at or above 0
+      chart.linear_y->setRange(low >= 0 ? std::max(0.0, low - pad) : low - pad, high + pad);
       chart.linear_y->applyNiceNumbers();
+      if (chart.linear_y->tickCount() > kLabelsPerAxis) {
+        chart.linear_y->setTickCount(kLabelsPerAxis);
+      }
+      // enough digits that neighbouring ticks differ (energy 58.9..59.0 J read "59 59 59" at 3)
+      const double span = chart.linear_y->max() - chart.linear_y->min();
+      const double size =
+          std::max(std::abs(chart.linear_y->max()), std::abs(chart.linear_y->min()));
+      const int ticks = std::max(chart.linear_y->tickCount() - 1, 1);
+      const int digits =
+          span > 0
+              ? std::clamp(static_cast<int>(std::ceil(std::log10(size * ticks / span))) + 1, 3, 12)
+              : 3;
+      // set only when it changes: each call lays the chart out again
+      const QString format = QStringLiteral("%.%1g").arg(digits);
+      if (chart.linear_y->labelFormat() != format) chart.linear_y->setLabelFormat(format);
     }
   }
 }
