@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "engine/visual/srgb.h"
+
 namespace sim::render {
 
 namespace {
@@ -33,13 +35,6 @@ constexpr Stops kMagmaLight = {{{252, 253, 191},
                                 {167, 48, 124},
                                 {134, 36, 129},
                                 {100, 26, 128}}};
-
-
-float SrgbToLinear(int c8) {
-  const float c = static_cast<float>(c8) / 255.0f;
-  // IEC 61966-2-1 decoding
-  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
-}
 
 
 std::array<float, 3> Sample(const Stops& stops, float t) {

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 
 #include "engine/state/state.h"
@@ -28,11 +27,8 @@ void Translate(const Vec3& offset, std::array<float, 3>* p) {
 
 void AppendLaneFrame(const VisualFrame& lane, const Vec3& offset, int lane_index, VisualFrame* view,
                      bool ghost) {
-  const std::uint32_t rgb = LaneColor(lane_index);
-  // sRGB lane colour to the frame's linear RGB, at the ghosts' opacity
-  const auto linear = [](std::uint32_t c) { return std::pow(c / 255.0f, 2.2f); };
-  const std::array<float, 4> ghost_color = {linear((rgb >> 16) & 0xff), linear((rgb >> 8) & 0xff),
-                                            linear(rgb & 0xff), kLaneGhostOpacity};
+  const std::array<float, 3> rgb = LaneColorLinear(lane_index);
+  const std::array<float, 4> ghost_color = {rgb[0], rgb[1], rgb[2], kLaneGhostOpacity};
   for (VisualShape shape : lane.shapes) {
     if (shape.body == kWorldBody && !shape.particle) continue;
     if (ghost && (shape.collision_only || shape.drive_target)) continue;

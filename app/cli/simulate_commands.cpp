@@ -73,13 +73,24 @@ std::unique_ptr<Simulation> CreateOrReport(std::shared_ptr<const Model> model,
 
 
 // a simulation of `config` (scene model + --set + the config's own settings) and its label;
-// null after reporting the error
+// null after reporting the error. With `unsupported`, a solver that refuses the scene is no
+// error: its first reason goes there (and the diagnostics to stderr), and null is returned.
 std::unique_ptr<Simulation> ConfigSimulation(const io::Scene& scene,
                                              const std::vector<std::string>& sets,
-                                             const io::SolverConfig& config, std::string* label) {
+                                             const io::SolverConfig& config, std::string* label,
+                                             std::string* unsupported = nullptr) {
   std::shared_ptr<const Model> model = ConfiguredModel(*scene.model, nullptr, sets, &config);
   if (!model) return nullptr;
   *label = config.label.empty() ? model->options.solver.name : config.label;
+  const SolverInfo* info = FindSolver(model->options.solver.name);
+  if (unsupported != nullptr && info != nullptr) {
+    const Diagnostics refused = CheckSolverSupports(*info, *model);
+    if (refused.has_errors()) {
+      std::fputs(refused.Format().c_str(), stderr);
+      *unsupported = refused.items().front().message;
+      return nullptr;
+    }
+  }
   return CreateOrReport(model, scene.initial_state);
 }
 
@@ -244,19 +255,13 @@ int RunCompare(const CompareOptions& options) {
   std::vector<io::UnsupportedConfig> unsupported;
   for (const io::SolverConfig& config : *configs) {
     io::RunResult run;
-    std::shared_ptr<const Model> configured =
-        ConfiguredModel(*scene->model, nullptr, options.sets, &config);
-    if (!configured) return kExitUsage;
-    run.label = config.label.empty() ? configured->options.solver.name : config.label;
-    if (const SolverInfo* info = FindSolver(configured->options.solver.name)) {
-      const Diagnostics refused = CheckSolverSupports(*info, *configured);
-      if (refused.has_errors()) {
-        std::fputs(refused.Format().c_str(), stderr);
-        unsupported.push_back({run.label, refused.items().front().message});
-        continue;
-      }
+    std::string refused;
+    std::unique_ptr<Simulation> simulation =
+        ConfigSimulation(*scene, options.sets, config, &run.label, &refused);
+    if (!refused.empty()) {
+      unsupported.push_back({run.label, refused});
+      continue;
     }
-    std::unique_ptr<Simulation> simulation = CreateOrReport(configured, scene->initial_state);
     if (!simulation) return kExitUsage;
     run.model = simulation->model_ptr();
     run.initial_state = simulation->state();

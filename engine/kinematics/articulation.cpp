@@ -151,24 +151,23 @@ void Articulation::Poses(const ArticulationConfig& config, const std::vector<Pos
 }
 
 
-ArticulationConfig Articulation::Retract(const ArticulationConfig& config,
-                                         const Eigen::VectorXd& delta) const {
-  ArticulationConfig out = config;
+void Articulation::Retract(const ArticulationConfig& config, const Eigen::VectorXd& delta,
+                           Real scale, ArticulationConfig* out) const {
+  *out = config;
   for (int b = 0; b < model_->body_count(); ++b) {
     const int k = root_dof_[b];
     if (k < 0) continue;
-    out.root_pose[b].p += delta.segment<3>(k);
-    const Vec3 turn = delta.segment<3>(k + 3);
+    out->root_pose[b].p += scale * delta.segment<3>(k);
+    const Vec3 turn = scale * delta.segment<3>(k + 3);
     const Real angle = turn.norm();
     if (angle > 0) {
-      out.root_pose[b].q =
-          (Quat(Eigen::AngleAxisd(angle, turn / angle)) * out.root_pose[b].q).normalized();
+      out->root_pose[b].q =
+          (Quat(Eigen::AngleAxisd(angle, turn / angle)) * out->root_pose[b].q).normalized();
     }
   }
   for (int j = 0; j < model_->joint_count(); ++j) {
-    if (joint_dof_[j] >= 0) out.joint_position[j] += delta[joint_dof_[j]];
+    if (joint_dof_[j] >= 0) out->joint_position[j] += scale * delta[joint_dof_[j]];
   }
-  return out;
 }
 
 

@@ -52,9 +52,10 @@ class Articulation {
   void Poses(const ArticulationConfig& config, const std::vector<Pose>& static_poses,
              std::vector<Pose>* X_WB) const;
 
-  /// `config` moved by `delta` (dof_count entries): roots translated and turned by a world rotation
-  /// vector, joints advanced.
-  ArticulationConfig Retract(const ArticulationConfig& config, const Eigen::VectorXd& delta) const;
+  /// `config` moved by `scale`·`delta` (dof_count entries) into `*out` (its storage reused; not
+  /// `config` itself): roots translated and turned by a world rotation vector, joints advanced.
+  void Retract(const ArticulationConfig& config, const Eigen::VectorXd& delta, Real scale,
+               ArticulationConfig* out) const;
 
   /// The (6 · bodies) × n Jacobian at the poses `X_WB`: rows 6b..6b+2 the velocity of body b's
   /// origin (its COM) [m/s per unit θ̇], rows 6b+3..6b+5 its world angular velocity.

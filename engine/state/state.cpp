@@ -106,6 +106,13 @@ WarmStartRecord& CarryWarmStarts(const State& in, std::string_view solver, State
 }
 
 
+void CarryOtherWarmStarts(const State& in, std::string_view solver, State* out) {
+  CarryWarmStarts(in, solver, out);
+  std::erase_if(out->warm_starts,
+                [&](const WarmStartRecord& record) { return record.solver == solver; });
+}
+
+
 const ContactImpulse* FindContactImpulse(const WarmStartRecord& record, std::uint64_t key) {
   const auto it =
       std::lower_bound(record.contacts.begin(), record.contacts.end(), key,

@@ -75,6 +75,10 @@ const WarmStartRecord* FindWarmStart(const State& state, std::string_view solver
 /// other solvers' records pass from `in` to `*out` unchanged (vector capacity reused).
 WarmStartRecord& CarryWarmStarts(const State& in, std::string_view solver, State* out);
 
+/// The same for a solver that keeps no warm start: the others' records pass through and none of
+/// `solver`'s stays in `*out`.
+void CarryOtherWarmStarts(const State& in, std::string_view solver, State* out);
+
 /// The entry of `record` with contact key `key`, or nullptr (contacts are sorted by key).
 const ContactImpulse* FindContactImpulse(const WarmStartRecord& record, std::uint64_t key);
 

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 
+#include "engine/visual/srgb.h"
+
 namespace sim {
 
 /// 0xRRGGBB of lane `lane` (≥ 0).
@@ -15,6 +17,13 @@ inline std::uint32_t LaneColor(int lane) {
       0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf,
   };
   return kPalette[static_cast<std::size_t>(lane < 0 ? 0 : lane) % kPalette.size()];
+}
+
+/// Lane `lane`'s colour as linear RGB, as the viewport draws it.
+inline std::array<float, 3> LaneColorLinear(int lane) {
+  const std::uint32_t rgb = LaneColor(lane);
+  return {SrgbToLinear((rgb >> 16) & 0xff), SrgbToLinear((rgb >> 8) & 0xff),
+          SrgbToLinear(rgb & 0xff)};
 }
 
 }  // namespace sim

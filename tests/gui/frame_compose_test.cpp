@@ -6,8 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 namespace sim::ui {
 namespace {
 
@@ -69,10 +67,10 @@ TEST(FrameComposeTest, AGhostLaneIsSeeThroughInItsColourWithoutCollisionOrTarget
   const VisualShape& ghost = view.shapes[0];
   EXPECT_TRUE(ghost.lane_ghost);
   EXPECT_FLOAT_EQ(ghost.X_WS[3], 1);
-  // lane 1 is Tableau orange 0xff7f0e
+  // lane 1 is Tableau orange 0xff7f0e: (255, 127, 14) decoded from sRGB
   EXPECT_NEAR(ghost.color[0], 1.0f, 1e-6f);
-  EXPECT_NEAR(ghost.color[1], std::pow(127 / 255.0f, 2.2f), 1e-6f);
-  EXPECT_NEAR(ghost.color[2], std::pow(14 / 255.0f, 2.2f), 1e-6f);
+  EXPECT_NEAR(ghost.color[1], 0.212231f, 1e-6f);
+  EXPECT_NEAR(ghost.color[2], 0.004391f, 1e-6f);
   EXPECT_FLOAT_EQ(ghost.color[3], kLaneGhostOpacity);
 }
 

@@ -326,9 +326,7 @@ void SolverDual::Step(const Model& model, const State& in, const Control& contro
   }
   // no warm start (Algorithm 3 starts from λ = 0); the other solvers' records pass through
   Stopwatch stopwatch;
-  CarryWarmStarts(in, name(), out);
-  std::erase_if(out->warm_starts,
-                [this](const WarmStartRecord& record) { return record.solver == name(); });
+  CarryOtherWarmStarts(in, name(), out);
   WriteContacts(h, &contacts);
   report->integrate_ms = stopwatch.ElapsedMs();
 

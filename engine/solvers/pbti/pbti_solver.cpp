@@ -75,8 +75,8 @@ Vec3 SolverPbti::FrictionForce(const PbtiSettings& settings, int c) const {
 }
 
 
-Eigen::VectorXd SolverPbti::Residual(const PbtiSettings& settings,
-                                     const ArticulationConfig& config) {
+void SolverPbti::Residual(const PbtiSettings& settings, const ArticulationConfig& config,
+                          Eigen::VectorXd* residual) {
   const int n = articulation_.dof_count();
   const int bodies = blocks_.body_count();
   articulation_.Poses(config, start_pose_, &poses_);
@@ -86,7 +86,8 @@ Eigen::VectorXd SolverPbti::Residual(const PbtiSettings& settings,
     blocks_.q[b] = poses_[b].q;
   }
   constraints_.Evaluate(blocks_);
-  Eigen::VectorXd g = Eigen::VectorXd::Zero(n);
+  Eigen::VectorXd& g = *residual;
+  g.setZero(n);
   const Real inv_dt2 = 1 / (dt_ * dt_);
   for (int b = 0; b < bodies; ++b) {
     if (blocks_.fixed[b]) continue;
@@ -96,7 +97,7 @@ Eigen::VectorXd SolverPbti::Residual(const PbtiSettings& settings,
         blocks_.mass[b] * inv_dt2 * (poses_[b].p - start_pose_[b].p - dt_ * blocks_.v_tilde[b]);
     // the rotation part tr(ΔR S ΔRᵀ)/(2Δt²) about the COM, S = ∫ρ x xᵀ = ½ tr(I) 1 − I: its
     // derivative along a world rotation ω is tr([ω] A), A = R S ΔRᵀ, i.e. ω · τ with τ below
-    const Mat3& inertia = model_->body_inertia[b];
+    const Mat3& inertia = articulation_.model()->body_inertia[b];
     const Mat3 second_moment = Real(0.5) * inertia.trace() * Mat3::Identity() - inertia;
     const Mat3 R = poses_[b].q.toRotationMatrix();
     const Mat3 delta_R = R - 2 * start_pose_[b].q.toRotationMatrix() + previous_R_[b];
@@ -132,7 +133,6 @@ Eigen::VectorXd SolverPbti::Residual(const PbtiSettings& settings,
     AddRow(constraints_.gradient(f), -friction.x(), &g);
     AddRow(constraints_.gradient(f + 1), -friction.y(), &g);
   }
-  return g;
 }
 
 
@@ -204,7 +204,6 @@ void SolverPbti::Step(const Model& model, const State& in, const Control& contro
   Stopwatch stopwatch;
   if (articulation_.model() != &model) articulation_ = Articulation(model);
   dt_ = dt;
-  model_ = &model;
   control_ = &control;
   blocks_.Begin(model, in, control, dt);
   constraints_.Begin(model, control, contacts, blocks_.body_count());
@@ -236,13 +235,13 @@ void SolverPbti::Step(const Model& model, const State& in, const Control& contro
   report->assembly_ms = stopwatch.ElapsedMs();
   stopwatch.Restart();
 
-  // JTJ-LM on GE = ½‖g‖², eq. (14)
-  Eigen::VectorXd g = Residual(settings, config);
+  // JTJ-LM on GE = ½‖g‖², eq. (14); the matrices and vectors are members, sized once per scene
+  Eigen::VectorXd& g = residual_;
+  Residual(settings, config, &g);
   GroupDifferenceColumns(settings);
   Real lambda = settings.damping;
-  Eigen::MatrixXd G(n, n);
-  bool finite = g.allFinite();
-  for (int it = 0; finite; ++it) {
+  G_.resize(n, n);
+  for (int it = 0; g.allFinite(); ++it) {
     IterationRecord record;
     record.normal_error = n > 0 ? g.lpNorm<Eigen::Infinity>() : 0;
     record.merit = g.norm();
@@ -253,14 +252,16 @@ void SolverPbti::Step(const Model& model, const State& in, const Control& contro
     }
     // columns of one group share the residual evaluations (their rows do not overlap)
     for (const std::vector<int>& group : difference_groups_) {
-      Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
-      for (const int k : group) step[k] = kDifferenceStep;
-      const Eigen::VectorXd plus = Residual(settings, articulation_.Retract(config, step));
-      const Eigen::VectorXd minus = Residual(settings, articulation_.Retract(config, -step));
+      step_.setZero(n);
+      for (const int k : group) step_[k] = kDifferenceStep;
+      articulation_.Retract(config, step_, 1, &probe_);
+      Residual(settings, probe_, &plus_);
+      articulation_.Retract(config, step_, -1, &probe_);
+      Residual(settings, probe_, &minus_);
       for (const int k : group) {
-        G.col(k).setZero();
+        G_.col(k).setZero();
         for (const int i : column_rows_[k]) {
-          G(i, k) = (plus[i] - minus[i]) / (2 * kDifferenceStep);
+          G_(i, k) = (plus_[i] - minus_[i]) / (2 * kDifferenceStep);
         }
       }
     }
@@ -273,29 +274,29 @@ void SolverPbti::Step(const Model& model, const State& in, const Control& contro
       const Vec3 tau = g.segment<3>(r + 3);
       Mat3 cross;
       cross << 0, -tau.z(), tau.y(), tau.z(), 0, -tau.x(), -tau.y(), tau.x(), 0;
-      G.block<3, 3>(r + 3, r + 3) += Real(0.5) * cross;
+      G_.block<3, 3>(r + 3, r + 3) += Real(0.5) * cross;
     }
-    const Eigen::MatrixXd normal = G.transpose() * G;
-    const Eigen::VectorXd rhs = G.transpose() * g;
+    normal_.noalias() = G_.transpose() * G_;
+    rhs_.noalias() = G_.transpose() * g;
     // λ I as in eq. (14), λ relative to GᵀG's largest diagonal entry (Nielsen): it damps the
     // soft modes (a link lifting off, resisted by its inertia m/Δt² only) without slowing the
     // stiff contact modes, which a per-coordinate (Marquardt) scaling would damp alike (that
     // left |g| at 1 % of the weight on the slope chain at Δt = 0.1 s, measured)
-    const Real scale = std::max(normal.diagonal().maxCoeff(), Real(1e-300));
+    const Real scale = std::max(normal_.diagonal().maxCoeff(), Real(1e-300));
     const Real objective = g.squaredNorm();
     bool accepted = false;
     for (int tries = 0; tries < kDampingTries && !accepted; ++tries) {
-      Eigen::MatrixXd damped = normal;
-      damped.diagonal().array() += lambda * scale;
-      const Eigen::VectorXd delta = damped.ldlt().solve(rhs);
-      const ArticulationConfig trial = articulation_.Retract(config, -delta);
-      const Eigen::VectorXd trial_g = Residual(settings, trial);
-      report->inner_residuals.push_back(trial_g.norm());
+      damped_ = normal_;
+      damped_.diagonal().array() += lambda * scale;
+      delta_ = ldlt_.compute(damped_).solve(rhs_);
+      articulation_.Retract(config, delta_, -1, &probe_);
+      Residual(settings, probe_, &trial_);
+      report->inner_residuals.push_back(trial_.norm());
       ++record.inner_count;
-      if (trial_g.allFinite() && trial_g.squaredNorm() < objective) {
-        config = trial;
-        g = trial_g;
-        record.step_size = delta.lpNorm<Eigen::Infinity>() / dt;
+      if (trial_.allFinite() && trial_.squaredNorm() < objective) {
+        std::swap(config, probe_);
+        g.swap(trial_);
+        record.step_size = delta_.lpNorm<Eigen::Infinity>() / dt;
         lambda /= settings.damping_factor;
         accepted = true;
       } else {
@@ -308,7 +309,7 @@ void SolverPbti::Step(const Model& model, const State& in, const Control& contro
     ++report->outer_iterations;
   }
   // the accepted iterate, rows evaluated there
-  g = Residual(settings, config);
+  Residual(settings, config, &g);
   report->solve_ms = stopwatch.ElapsedMs();
   stopwatch.Restart();
   if (!g.allFinite()) {
@@ -325,9 +326,7 @@ void SolverPbti::Step(const Model& model, const State& in, const Control& contro
     blocks_.w[b] = turn.angle() / dt * turn.axis();
   }
   blocks_.WriteState(model, in, out);
-  CarryWarmStarts(in, name(), out);
-  std::erase_if(out->warm_starts,
-                [this](const WarmStartRecord& record) { return record.solver == name(); });
+  CarryOtherWarmStarts(in, name(), out);
   WriteContacts(settings, &contacts);
   report->integrate_ms = stopwatch.ElapsedMs();
 

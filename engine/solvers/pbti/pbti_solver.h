@@ -15,6 +15,7 @@
 
 #include <vector>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
 
 #include "engine/dynamics/body_blocks.h"
@@ -36,8 +37,9 @@ class SolverPbti final : public Solver {
             Real dt, State* out, StepReport* report) override;
 
  private:
-  /// g(θ) at `config`; leaves the poses in blocks_ and the rows evaluated there.
-  Eigen::VectorXd Residual(const PbtiSettings& settings, const ArticulationConfig& config);
+  /// g(θ) at `config` into `*residual`; leaves the poses in blocks_ and the rows evaluated there.
+  void Residual(const PbtiSettings& settings, const ArticulationConfig& config,
+                Eigen::VectorXd* residual);
   /// θ-space gradient of a row: Σ over its ends of lin·J_x + ang·J_ω (jacobian_ current).
   void AddRow(const Row& row, Real scale, Eigen::VectorXd* g) const;
   /// Groups the columns of G whose rows do not overlap (Curtis-Powell-Reid), from the bodies
@@ -53,7 +55,6 @@ class SolverPbti final : public Solver {
   Articulation articulation_;
   BodyBlocks blocks_;
   ConstraintSet constraints_;
-  const Model* model_ = nullptr;
   const Control* control_ = nullptr;
   Real dt_ = 0;
   std::vector<Pose> start_pose_;   ///< X_WB at θ_n
@@ -63,6 +64,11 @@ class SolverPbti final : public Solver {
   Eigen::MatrixXd jacobian_;       ///< (6 bodies) × n at poses_
   std::vector<std::vector<int>> difference_groups_;  ///< columns of G differenced together
   std::vector<std::vector<int>> column_rows_;        ///< per column, the rows it can reach
+  // the Levenberg-Marquardt iteration's scratch (no allocation per step once sized)
+  Eigen::MatrixXd G_, normal_, damped_;
+  Eigen::LDLT<Eigen::MatrixXd> ldlt_;
+  Eigen::VectorXd residual_, plus_, minus_, trial_, step_, rhs_, delta_;
+  ArticulationConfig probe_;  ///< a differenced or trial configuration
 };
 
 }  // namespace sim
