@@ -30,7 +30,6 @@ using collision_internal::Manifold;
 using collision_internal::PlacedShape;
 using collision_internal::PlaceShape;
 
-constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
 
 bool IsStatic(const Model& model, int body) {
   return body == kWorldBody || model.body_static[body] != 0;

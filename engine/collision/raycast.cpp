@@ -14,7 +14,6 @@ namespace sim {
 
 namespace {
 
-constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
 // directions this close to parallel to a plane or an axis are treated as parallel [-]
 constexpr Real kParallel = 1e-12;
 // sphere tracing: iterations, and the surface tolerance relative to the marched distance

@@ -2,6 +2,8 @@
 // render snapshot converts to float once per published frame.
 #pragma once
 
+#include <limits>
+
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
@@ -12,6 +14,9 @@ using Vec2 = Eigen::Vector2d;
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using Quat = Eigen::Quaterniond;
+
+/// +∞ in Real: an unbounded limit (a rigid row's stiffness, a drive without a force limit)
+inline constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
 
 /// Rigid transform X_AB: pose of frame B measured and expressed in frame A. p [m], q unit
 /// quaternion.

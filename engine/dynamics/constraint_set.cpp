@@ -2,19 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "engine/model/model.h"
 #include "engine/state/contacts.h"
 #include "engine/state/control.h"
 
 namespace sim {
-namespace {
-
-constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
-
-}  // namespace
-
 
 void ConstraintSet::Begin(const Model& model, const Control& control, const Contacts& contacts,
                           int body_count) {
@@ -95,6 +88,7 @@ void ConstraintSet::Begin(const Model& model, const Control& control, const Cont
           type_[row] = RowType::kBilateral;
           info.stiffness = drive.stiffness;
           info.damping = drive.damping;
+          info.force_limit = drive.max_force;
           info.target_position = JointTargetPosition(model, control, j);
           info.target_velocity = JointTargetVelocity(model, control, j);
           info.angular_target = angular;

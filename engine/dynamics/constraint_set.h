@@ -35,6 +35,8 @@ struct BilateralInfo {
   bool angular_target = false;  ///< wrap c − c* to (−π, π]
   bool positional = false;      ///< counts towards the joint error in metres
   Real friction_limit = 0;      ///< joint friction rows: the bound F [N or N·m]
+  /// drive rows: the bound |λ| ≤ f_max of the drive's force (JointDrive::max_force) [N or N·m]
+  Real force_limit = kInfinity;
 };
 
 /// A contact as the rows see it: both sides in block terms, the frame and friction of the

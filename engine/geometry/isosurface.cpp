@@ -10,8 +10,6 @@
 namespace sim {
 namespace {
 
-constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
-
 // Newton projections of a surface-net vertex onto the exact zero level
 constexpr int kProjectionSteps = 3;
 

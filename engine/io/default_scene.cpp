@@ -23,7 +23,6 @@ namespace sim::io {
 namespace {
 
 constexpr Real kGravity = 9.81;
-constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
 
 struct Bounds {
   Vec3 lower = Vec3::Constant(kInfinity);

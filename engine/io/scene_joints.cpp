@@ -400,13 +400,15 @@ void ReadJoint(SceneReader& reader, const JsonValue& joint, int index, const Obj
 bool ReadDriveObject(SceneReader& reader, const JsonValue& value, bool angular, JointDrive* drive,
                      const std::string& drive_what) {
   if (!reader.ExpectType(value, JsonValue::Type::kObject, drive_what)) return false;
-  reader.CheckKeys(
-      value, {"stiffness", "damping", "target_position", "target_position_deg", "target_velocity"},
-      drive_what);
+  reader.CheckKeys(value,
+                   {"stiffness", "damping", "target_position", "target_position_deg",
+                    "target_velocity", "max_force"},
+                   drive_what);
   bool ok = reader.ReadNumber(value, "stiffness", &drive->stiffness, 0, kMaxGain, drive_what);
   ok &= reader.ReadNumber(value, "damping", &drive->damping, 0, kMaxGain, drive_what);
   ok &= reader.ReadNumber(value, "target_velocity", &drive->target_velocity, -kMaxJointCoordinate,
                           kMaxJointCoordinate, drive_what);
+  ok &= reader.ReadNumber(value, "max_force", &drive->max_force, 1e-9, kMaxGain, drive_what);
   const JsonValue* degrees = value.Find("target_position_deg");
   if (degrees != nullptr && value.Find("target_position") != nullptr) {
     reader.Error(*degrees,

@@ -33,6 +33,7 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
                     "hull_vertices",
                     "material",
                     "joint_friction_scale",
+                    "effort_limits",
                     "collision_group",
                     "collides_with",
                     "structure_field",
@@ -64,6 +65,7 @@ void ReadUrdfObject(SceneReader& reader, const JsonValue& object, const std::str
   ok &= reader.ReadInt(object, "hull_vertices", &placement.hull_vertices, 4, 100000, what);
   ok &= reader.ReadNumber(object, "joint_friction_scale", &placement.joint_friction_scale, 0, 1e3,
                           what);
+  ok &= reader.ReadBool(object, "effort_limits", &placement.effort_limits, what);
   if (const JsonValue* material = object.Find("material")) {
     if (reader.ExpectType(*material, JsonValue::Type::kString, what + " 'material'")) {
       const auto it = materials.find(material->string());

@@ -385,6 +385,7 @@ Expected<UrdfRobot> ParseUrdf(const std::string& text, const std::string& source
       joint.upper = j->limits->upper;
     }
     if (j->limits && j->limits->velocity > 0) joint.velocity = j->limits->velocity;
+    if (j->limits && j->limits->effort > 0) joint.effort = j->limits->effort;
     if (j->dynamics) {
       joint.damping = j->dynamics->damping;
       joint.friction = j->dynamics->friction;

@@ -75,6 +75,7 @@ struct UrdfJoint {
   bool has_limits = false;
   Real lower = 0, upper = 0;  ///< [rad] or [m]
   Real velocity = 0;          ///< <limit velocity> [rad/s] or [m/s]; 0: none given
+  Real effort = 0;            ///< <limit effort> [N·m] or [N]; 0: none given
   Real damping = 0;           ///< <dynamics damping> [N·m·s/rad] or [N·s/m]
   Real friction = 0;          ///< <dynamics friction> [N·m] or [N]
   int mimic_leader = -1;      ///< <mimic joint>: index of the leader joint, −1 for none
@@ -145,6 +146,9 @@ struct RobotPlacement {
   /// Factor on every URDF <dynamics friction> (0 disables joint friction; files often carry
   /// placeholder values, e.g. 10 N·m on the Allegro fingers).
   Real joint_friction_scale = 1;
+  /// true: every drive's force is limited to its joint's URDF <limit effort> (a motor's
+  /// saturation; a scene drive's own `max_force` wins); false: unbounded drives
+  bool effort_limits = false;
 };
 
 /// Adds the robot's bodies, collision shapes (primitives; meshes as hulls or SDF-backed meshes),

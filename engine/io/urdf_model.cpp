@@ -512,8 +512,11 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     JointDrive& drive = model->joint_drive[j];
     const auto own = placement.drives.find(joint.name);
     const auto it = positions.find(joint.name);
+    // the motor's saturation: URDF <limit effort>, unless the scene's drive gives its own
+    const Real effort = placement.effort_limits && joint.effort > 0 ? joint.effort : kInfinity;
     if (own != placement.drives.end()) {
       drive = own->second;
+      if (std::isinf(drive.max_force)) drive.max_force = effort;
       // a drive without a target holds the joint's initial position
       if (std::isnan(drive.target_position)) {
         drive.target_position = it == positions.end() ? 0 : it->second;
@@ -524,6 +527,7 @@ int AddRobotToModel(const UrdfRobot& robot, const RobotPlacement& placement, Mod
     drive.damping =
         (joint.mimic_leader < 0 ? placement.hold_damping : 0) + std::max<Real>(0, joint.damping);
     drive.target_position = it == positions.end() ? 0 : it->second;
+    drive.max_force = effort;
   }
   if (!model->joint_friction.empty()) model->joint_friction.resize(model->joint_count(), 0);
   if (!model->joint_velocity_limit.empty()) {

@@ -107,6 +107,9 @@ struct JointDrive {
   Real damping = 0;          ///< d
   Real target_position = 0;  ///< θ* (overridable per step by Control)
   Real target_velocity = 0;  ///< θ̇*
+  /// the most force the drive exerts, |f| ≤ f_max (URDF <limit effort>, a motor's saturation);
+  /// +inf: unbounded [N·m or N]
+  Real max_force = kInfinity;
   bool enabled() const { return stiffness > 0 || damping > 0; }
 };
 

@@ -1,6 +1,8 @@
 // The scene `teleop` section (engine/io/scene_teleop.cpp, docs/scene-format.md): end effector,
 // gripper, synergy and base targets on our Fetch become Model::teleop_targets, and every mistake
-// is an error at its line.
+// is an error at its line; a robot's effort_limits bound its drives by the URDF efforts.
+#include <cmath>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -27,6 +29,30 @@ std::string Errors(const std::string& teleop) {
   Expected<Scene> scene = ParseScene(SceneText(teleop), kSource);
   EXPECT_FALSE(scene.ok());
   return scene.diagnostics().Format();
+}
+
+
+TEST(SceneTeleopTest, EffortLimitsBoundTheDrivesByTheUrdfEfforts) {
+  // our Fetch's URDF: torso <limit effort="450">, shoulder lift 131.76 N·m; off by default, and a
+  // scene drive's own max_force wins over the URDF's
+  const auto load = [](const std::string& extra) {
+    return ParseScene(R"({"objects": [{"name": "fetch", "type": "urdf",
+      "file": "../resources/robots/fetch/fetch.urdf", "hold_pose": {"stiffness": 1000, "damping": 10})" +
+                          extra + "}]}",
+                      kSource);
+  };
+  Expected<Scene> plain = load("");
+  ASSERT_TRUE(plain.ok()) << plain.diagnostics().Format();
+  const int torso = plain->model->FindJoint("fetch/torso_lift_joint");
+  ASSERT_GE(torso, 0);
+  EXPECT_TRUE(std::isinf(plain->model->joint_drive[torso].max_force));
+  Expected<Scene> limited = load(R"(, "effort_limits": true,
+      "drives": {"shoulder_lift_joint": {"stiffness": 100, "max_force": 20}})");
+  ASSERT_TRUE(limited.ok()) << limited.diagnostics().Format();
+  const Model& model = *limited->model;
+  EXPECT_EQ(model.joint_drive[torso].max_force, 450);
+  EXPECT_EQ(model.joint_drive[model.FindJoint("fetch/shoulder_lift_joint")].max_force, 20);
+  EXPECT_EQ(model.joint_drive[model.FindJoint("fetch/elbow_flex_joint")].max_force, 66.18);
 }
 
 

@@ -187,6 +187,33 @@ TEST_P(EveryJointSolver, PendulumKeepsItsJointAndSwingsThroughTheBottom) {
 }
 
 
+TEST_P(EveryJointSolver, ADriveAtItsForceLimitPushesWithTheLimit) {
+  // a 1 kg slider on a vertical prismatic joint, its stiff drive commanding 1 m up: the drive
+  // asks ~1e5 N and is held at its limit f_max, so the slider moves as under the constant force
+  // f_max − m g: 15 N rises at 5.19 m/s², 5 N (below the weight) sinks at 4.81 m/s². The
+  // backward-Euler distance after N steps is a Δt² N(N+1)/2 (0.101 / −0.093 m after 0.5 s);
+  // 3 % allows the position-level solvers' one-step lag of the velocity (Δt/t = 1.7 %)
+  for (const Real limit : {15.0, 5.0}) {
+    Model model = MakeEmptyModel();
+    State state;
+    const int slider = AddBody(&model, &state, "slider", Box(Vec3::Constant(0.05)), 1,
+                               Pose{Vec3(0, 0, 1), Quat::Identity()});
+    AddJoint(&model, state, JointType::kPrismatic, kWorldBody, slider, Vec3(0, 0, 1),
+             Vec3::UnitZ());
+    model.joint_drive[0] =
+        JointDrive{.stiffness = 1e5, .damping = 1e3, .target_position = 1, .max_force = limit};
+    auto sim = Start(std::move(model), state, GetParam());
+    ASSERT_TRUE(sim);
+    const int steps = 60;
+    for (int s = 0; s < steps; ++s) ASSERT_EQ(sim->Step().status & kStepNonFinite, 0u);
+    const Real a = limit - 9.81;
+    const Real expected = a * kDt * kDt * steps * (steps + 1) / 2;
+    EXPECT_NEAR(sim->state().body_X_WB[slider].p.z() - 1, expected, 0.03 * std::abs(expected))
+        << "f_max = " << limit << " N";
+  }
+}
+
+
 INSTANTIATE_TEST_SUITE_P(Solvers, EveryJointSolver,
                          ::testing::ValuesIn(SolversWith(kFeatureRigidBodies | kFeatureJoints)),
                          test_support::SolverParamName());

@@ -150,7 +150,9 @@ void SolverDual::ComputeUpdates(const DualSettings& settings, Real h, bool bounc
         const Real rate = RowDot(row, v, w) + local_rate - info.target_velocity;
         const Real change = (-k * h * h * error - multiplier_[i] - d * h * h * rate) /
                             ((k * h * h + d * h) * inverse_mass + 1);
-        propose(i, multiplier_[i] + alpha * change, inverse_mass);
+        // a drive's force within its limit, |λ̂| ≤ f_max h² (a saturated motor)
+        const Real bound = info.force_limit * h * h;
+        propose(i, std::clamp(multiplier_[i] + alpha * change, -bound, bound), inverse_mass);
         break;
       }
       case RowType::kUnilateral: {

@@ -139,7 +139,22 @@ void NewtonSystem::Assemble() {
       errors_.joint = std::max(errors_.joint, std::abs(error));
     } else {
       const Real denominator = info.stiffness * dt + info.damping;
-      const Real velocity = RowDot(grad, blocks_.v.data(), blocks_.w.data()) - info.target_velocity;
+      const Real rate = RowDot(grad, blocks_.v.data(), blocks_.w.data());
+      const Real velocity = rate - info.target_velocity;
+      // the drive's force at the iterate, −k(c − c*) − d(Ju − v*), beyond its limit: a saturated
+      // motor, the force held at ±f_max as a slipping joint-friction row holds its bound
+      const Real wanted = -(info.stiffness * error + info.damping * velocity);
+      if (!r_frozen_ && std::isfinite(info.force_limit)) {
+        r_(i) = dt * std::max(blocks_.EffectiveMass(grad, false), 1e-12);
+      }
+      if (std::abs(wanted) > info.force_limit) {
+        const Real held = std::copysign(info.force_limit, wanted);
+        const Real compliance = kSlideForceCompliance * r_(i);
+        c_diag_(i) = compliance / dt;
+        h_(i) = rate + compliance * (lambda_(i) - held);
+        errors_.joint = std::max(errors_.joint, std::abs(lambda_(i) - held) * dt / denominator);
+        continue;
+      }
       c_diag_(i) = 1 / (dt * denominator);
       h_(i) = (info.stiffness * error + info.damping * velocity + lambda_(i)) / denominator;
       errors_.joint = std::max(errors_.joint, std::abs(h_(i)) * dt);

@@ -121,7 +121,10 @@ void SolverPbti::Residual(const PbtiSettings& settings, const ArticulationConfig
     Real error = c - info.target_position;
     if (info.angular_target) error = WrapAngle(error);
     const Real rate = (c - start_value_[i]) / dt_ - info.target_velocity;
-    AddRow(constraints_.gradient(i), info.stiffness * error + info.damping * rate, &g);
+    // the drive's force, saturated at its limit ±f_max (a motor's effort)
+    const Real force = std::clamp(info.stiffness * error + info.damping * rate, -info.force_limit,
+                                  info.force_limit);
+    AddRow(constraints_.gradient(i), force, &g);
   }
   // contacts: −C^⊥ d^α ∂C_n/∂θ (eq. 8, 9) and −C^∥ J_cᵀ f^∥ (eq. 12, 13)
   for (int c = 0; c < constraints_.contact_count(); ++c) {

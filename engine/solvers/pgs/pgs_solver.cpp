@@ -183,9 +183,16 @@ Real SolverPgs::Sweep(IterationRecord* record) {
   // joints, couplings and attachments (limits are unilateral, joint friction boxed)
   for (int i = 0; i < constraints_.contact_row_begin(); ++i) {
     switch (constraints_.type(i)) {
-      case RowType::kBilateral:
-        record->bilateral_error = std::max(record->bilateral_error, std::abs(solve_row(i, free)));
+      case RowType::kBilateral: {
+        // a drive's impulse within its force limit (a saturated motor; +inf for other rows)
+        const Real bound = constraints_.bilateral(i).force_limit * dt;
+        const Real residual =
+            solve_row(i, [bound](Real p) { return std::clamp(p, -bound, bound); });
+        if (std::abs(impulse_[i]) < bound) {
+          record->bilateral_error = std::max(record->bilateral_error, std::abs(residual));
+        }
         break;
+      }
       case RowType::kUnilateral: {
         const Real residual = solve_row(i, non_negative);
         const Real violation = impulse_[i] > 0 ? std::abs(residual) : std::max(residual, Real(0));

@@ -93,8 +93,14 @@ void SolverPrimal::Accumulate(const PrimalSettings& settings, Real h, bool bounc
         Real error = value - info.target_position;
         if (info.angular_target) error = WrapAngle(error);
         const Real rate = RowDot(row, blocks_.v.data(), blocks_.w.data());
-        AddRow(row, -info.stiffness * error - info.damping * (rate - info.target_velocity),
-               h * h * info.stiffness + h * info.damping);
+        const Real force = -info.stiffness * error - info.damping * (rate - info.target_velocity);
+        // a drive beyond its force limit pushes with ±f_max, which does not change with the
+        // motion (a saturated motor: no stiffness left in the Hessian)
+        if (std::abs(force) > info.force_limit) {
+          AddRow(row, std::copysign(info.force_limit, force), 0);
+          break;
+        }
+        AddRow(row, force, h * h * info.stiffness + h * info.damping);
         break;
       }
       case RowType::kUnilateral:
