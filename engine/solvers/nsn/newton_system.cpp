@@ -149,9 +149,7 @@ void NewtonSystem::Assemble() {
       }
       if (std::abs(wanted) > info.force_limit) {
         const Real held = std::copysign(info.force_limit, wanted);
-        const Real compliance = kSlideForceCompliance * r_(i);
-        c_diag_(i) = compliance / dt;
-        h_(i) = rate + compliance * (lambda_(i) - held);
+        HoldRowForce(i, rate, held);
         errors_.joint = std::max(errors_.joint, std::abs(lambda_(i) - held) * dt / denominator);
         continue;
       }
@@ -739,6 +737,15 @@ int NewtonSystem::active_contact_count() const {
 }
 
 
+void NewtonSystem::HoldRowForce(int i, Real rate, Real held) {
+  // h = Ju + C(λ − held) with C far above the row's J M⁻¹ Jᵀ Δt: the Newton step sets λ = held
+  // and leaves the motion free
+  const Real compliance = kSlideForceCompliance * r_(i);
+  c_diag_(i) = compliance / dt_;
+  h_(i) = rate + compliance * (lambda_(i) - held);
+}
+
+
 void NewtonSystem::AssembleJointFrictionRow(int i) {
   // the 1-D friction cone |λ| ≤ F of a joint's rate (digest §4.4.b with F for μλ_n): C = W/Δt,
   // h = Ju + Wλ; W = 0 sticks (a hard rate row), W > 0 slides with |λ| = F
@@ -763,10 +770,7 @@ void NewtonSystem::AssembleJointFrictionRow(int i) {
       c_diag_(i) = 0;
       h_(i) = slip;
     } else {
-      const Real held = std::copysign(limit, z);
-      const Real compliance = kSlideForceCompliance * r_(i);
-      c_diag_(i) = compliance / dt;
-      h_(i) = slip + compliance * (lambda_(i) - held);
+      HoldRowForce(i, slip, std::copysign(limit, z));
     }
     const Real error = std::abs(lambda_(i) - std::clamp(z, -limit, limit)) * r_(i);
     errors_.friction = std::max(errors_.friction, error);

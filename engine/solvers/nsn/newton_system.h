@@ -165,6 +165,9 @@ class NewtonSystem final : public SchurOperator {
   void AccumulateJt(const VectorX& x, std::vector<Vec3>* lin, std::vector<Vec3>* ang) const;
   /// A joint friction row (RowType::kFriction before the contact rows).
   void AssembleJointFrictionRow(int i);
+  /// row i holds its force at `held` while its rate `rate` [m/s or rad/s] moves freely: a
+  /// slipping joint-friction row, a saturated drive (needs the row's r_)
+  void HoldRowForce(int i, Real rate, Real held);
   void BuildIncidence();
   /// Points arrays_ at the current storage (after BuildIncidence).
   void DescribeArrays();

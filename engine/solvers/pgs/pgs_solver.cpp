@@ -177,37 +177,30 @@ Real SolverPgs::Sweep(IterationRecord* record) {
     merit += residual * residual;
     return residual;
   };
-  const auto free = [](Real p) { return p; };
+  // a row whose accumulated impulse is boxed in ±bound: its residual counts in `error` only
+  // inside the box (at the bound the row has nothing left to meet)
+  const auto solve_boxed = [&](int i, Real bound, Real* error) {
+    const Real residual = solve_row(i, [bound](Real p) { return std::clamp(p, -bound, bound); });
+    if (std::abs(impulse_[i]) < bound) *error = std::max(*error, std::abs(residual));
+  };
   const auto non_negative = [](Real p) { return std::max(p, Real(0)); };
 
   // joints, couplings and attachments (limits are unilateral, joint friction boxed)
   for (int i = 0; i < constraints_.contact_row_begin(); ++i) {
     switch (constraints_.type(i)) {
-      case RowType::kBilateral: {
+      case RowType::kBilateral:
         // a drive's impulse within its force limit (a saturated motor; +inf for other rows)
-        const Real bound = constraints_.bilateral(i).force_limit * dt;
-        const Real residual =
-            solve_row(i, [bound](Real p) { return std::clamp(p, -bound, bound); });
-        if (std::abs(impulse_[i]) < bound) {
-          record->bilateral_error = std::max(record->bilateral_error, std::abs(residual));
-        }
+        solve_boxed(i, constraints_.bilateral(i).force_limit * dt, &record->bilateral_error);
         break;
-      }
       case RowType::kUnilateral: {
         const Real residual = solve_row(i, non_negative);
         const Real violation = impulse_[i] > 0 ? std::abs(residual) : std::max(residual, Real(0));
         record->normal_error = std::max(record->normal_error, violation);
         break;
       }
-      case RowType::kFriction: {
-        const Real bound = constraints_.bilateral(i).friction_limit * dt;
-        const Real residual =
-            solve_row(i, [bound](Real p) { return std::clamp(p, -bound, bound); });
-        if (std::abs(impulse_[i]) < bound) {
-          record->friction_error = std::max(record->friction_error, std::abs(residual));
-        }
+      case RowType::kFriction:
+        solve_boxed(i, constraints_.bilateral(i).friction_limit * dt, &record->friction_error);
         break;
-      }
     }
   }
 
