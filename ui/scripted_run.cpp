@@ -175,8 +175,10 @@ void ScriptedRun::PlayScript(quint64 frame) {
   if (!options_.drag_joint.isEmpty() && !joint_dragged_) {
     if (window_->scene_panel()->DragJointSlider(options_.drag_joint, options_.drag_joint_target)) {
       joint_dragged_ = true;
+      const auto& snapshot = *window_->simulation()->latest();
       std::cout << "drag joint: " << options_.drag_joint.toStdString() << " to "
-                << options_.drag_joint_target << " at frame " << frame << std::endl;
+                << options_.drag_joint_target << " at frame " << frame << ", sim time "
+                << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
     } else if (frame >= std::max<quint64>(1, frames / 4)) {
       joint_dragged_ = true;
       std::cerr << "contact-studio: error: --drag-joint: no driven joint '"
