@@ -407,7 +407,12 @@ int RunBench(const BenchOptions& options) {
       // one row
       // outer x inner iterations of the last step (Newton x linear, or PGS sweeps alone)
       const StepReport& last = simulation->report();
-      const char* status = finite ? "ok" : "FAILED";
+      // a fast but unconverged run is not "ok" either: its share of flagged steps
+      std::string status = finite ? "ok" : "FAILED";
+      if (finite && log.status.count(kStepUnconverged) > 0) {
+        status = "unconverged " + std::to_string(log.status.count(kStepUnconverged)) + "/" +
+                 std::to_string(options.repeat * options.steps);
+      }
       char iterations[32];
       const int outer = std::max(1, last.outer_iterations);
       if (last.inner_iterations > 0) {
@@ -421,7 +426,7 @@ int RunBench(const BenchOptions& options) {
                   io::Median(log.contacts), io::Median(log.step_ms),
                   io::Percentile(log.step_ms, 95), io::Minimum(log.step_ms),
                   io::Median(log.collision_ms), io::Median(log.assembly_ms),
-                  io::Median(log.solve_ms), status);
+                  io::Median(log.solve_ms), status.c_str());
       std::fflush(stdout);
       char numbers[512];
       std::snprintf(numbers, sizeof(numbers), "%d,%d,%d,%d,%d,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s",
@@ -429,7 +434,7 @@ int RunBench(const BenchOptions& options) {
                     last.inner_iterations / outer, io::Median(log.contacts),
                     io::Minimum(log.step_ms), io::Median(log.step_ms),
                     io::Percentile(log.step_ms, 95), io::Median(log.collision_ms),
-                    io::Median(log.assembly_ms), io::Median(log.solve_ms), status);
+                    io::Median(log.assembly_ms), io::Median(log.solve_ms), status.c_str());
       csv += io::CsvField(path) + "," + io::CsvField(label) + "," + backend + "," + numbers + "\n";
     }
   }

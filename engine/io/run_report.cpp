@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -266,6 +267,22 @@ void WriteRunSections(const RunResult& run, JsonOut* out) {
   out->Number(Median(log.solve_ms));
   out->EndObject();
 
+  // the solver's work per step
+  out->Key("iterations");
+  out->StartObject();
+  for (const auto& [name, values] :
+       {std::pair{"outer", &log.outer_iterations}, std::pair{"inner", &log.inner_iterations}}) {
+    out->Key((std::string(name) + "_median").c_str());
+    out->Number(Median(*values));
+    out->Key((std::string(name) + "_mean").c_str());
+    out->Number(values->empty() ? 0.0
+                                : std::accumulate(values->begin(), values->end(), 0.0) /
+                                      static_cast<double>(values->size()));
+    out->Key((std::string(name) + "_max").c_str());
+    out->Number(values->empty() ? 0.0 : *std::max_element(values->begin(), values->end()));
+  }
+  out->EndObject();
+
   // quality figures
   out->Key("quality");
   out->StartObject();
@@ -396,6 +413,8 @@ void StepLog::Add(const StepReport& report) {
   assembly_ms.push_back(report.assembly_ms);
   solve_ms.push_back(report.solve_ms);
   contacts.push_back(report.contact_count);
+  outer_iterations.push_back(report.outer_iterations);
+  inner_iterations.push_back(report.inner_iterations);
   contacts_max = std::max(contacts_max, report.contact_count);
   // fmax ignores NaN: a rejected step is counted in status.non_finite instead
   max_penetration = std::fmax(max_penetration, report.max_penetration);

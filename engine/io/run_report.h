@@ -52,6 +52,9 @@ struct StepLog {
   std::vector<double> assembly_ms;   ///< [ms]
   std::vector<double> solve_ms;      ///< [ms]
   std::vector<double> contacts;      ///< contact count of every step
+  /// the solver's outer (Newton, sweep) and inner iterations of every step: the work a step
+  /// took, independent of the machine's load
+  std::vector<double> outer_iterations, inner_iterations;
   int contacts_max = 0;
   Real max_penetration = 0;      ///< max over steps of StepReport::max_penetration [m]
   Real max_joint_error = 0;      ///< max over steps of StepReport::max_joint_error [m]

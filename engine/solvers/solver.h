@@ -76,9 +76,11 @@ std::string StepStatusString(std::uint32_t status);
 /// measures is the solver's: NSN's are the NCP residuals below; PGS's are the velocity residuals
 /// it met in the sweep [m/s].
 struct IterationRecord {
-  Real normal_error = 0;     ///< NSN: max |min(C_n, r λ_n)| over unilateral rows [m]
-  Real friction_error = 0;   ///< NSN: max |φ_f| = |Dᵀu + Wλ_f| over active contacts [m/s]
-  Real bilateral_error = 0;  ///< NSN: max |c_b + E λ_b| over bilateral rows [m or rad]
+  Real normal_error = 0;    ///< NSN: max |min(C_n, r λ_n)| over unilateral rows [m]
+  Real friction_error = 0;  ///< NSN: max |φ_f| = |Dᵀu + Wλ_f| over active contacts [m/s]
+  /// NSN: max |c_b + E λ_b| over joint rows [m or rad] and the FEM rows' strain error times
+  /// the largest element's size [m]
+  Real bilateral_error = 0;
   /// max (|λ_f| − μλ_n)/(μλ_n) over loaded contacts: friction outside its cone [-] (0 for a
   /// solver that clamps friction to the cone, like PGS)
   Real cone_error = 0;

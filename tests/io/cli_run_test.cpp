@@ -506,6 +506,22 @@ TEST_F(CliRunTest, BenchMissingSceneExitsOneButBenchesTheOthers) {
   std::remove(csv.c_str());
 }
 
+// a run that finishes but is flagged unconverged is not benched as "ok": the table pile's
+// first steps (tables released with 5 mm overlaps) end with friction outside its cone
+TEST_F(CliRunTest, BenchSaysHowManyStepsWereUnconverged) {
+  const std::string csv = TempPath(".csv");
+  const CommandResult r =
+      RunContactSim("bench " + std::string(SIM_SOURCE_DIR) +
+                    "/scenes/table_pile.json --steps 2 --repeat 1 --warmup 0 --csv " + csv);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<std::string> lines = ReadLines(csv);
+  ASSERT_EQ(lines.size(), 2u);
+  const std::vector<std::string> fields = SplitCsv(lines[1]);
+  ASSERT_EQ(fields.size(), 16u) << lines[1];
+  EXPECT_THAT(fields[15], ::testing::MatchesRegex("unconverged [12]/2")) << lines[1];
+  std::remove(csv.c_str());
+}
+
 // probes: one sample per step in the report, the last one printed
 TEST_F(CliRunTest, ProbesAreRecordedEveryStep) {
   const std::string scene = TempPath(".scene.json");

@@ -142,5 +142,30 @@ TEST(RunReportJsonTest, NonFiniteNumbersAreNull) {
   EXPECT_EQ(convergence.items()[0].Find("inner_residuals")->items()[1].number(), 0.25);
 }
 
+
+TEST(RunReportJsonTest, IterationsGiveTheMedianMeanAndMaxPerStep) {
+  auto model = std::make_shared<Model>();
+  RunResult run;
+  run.label = "nsn";
+  run.model = model;
+  // three steps of 6, 6 and 9 Newton iterations with 20 inner each: median 6, mean 7, max 9
+  for (int outer : {6, 9, 6}) {
+    StepReport report;
+    report.outer_iterations = outer;
+    report.inner_iterations = 20 * outer;
+    run.log.Add(report);
+  }
+  Expected<JsonValue> json = ParseJson(RunReportJson("s.json", run), "report.json");
+  ASSERT_TRUE(json.ok()) << json.diagnostics().Format();
+  const JsonValue* iterations = json->Find("iterations");
+  ASSERT_NE(iterations, nullptr);
+  EXPECT_EQ(iterations->Find("outer_median")->number(), 6);
+  EXPECT_EQ(iterations->Find("outer_mean")->number(), 7);
+  EXPECT_EQ(iterations->Find("outer_max")->number(), 9);
+  EXPECT_EQ(iterations->Find("inner_median")->number(), 120);
+  EXPECT_EQ(iterations->Find("inner_mean")->number(), 140);
+  EXPECT_EQ(iterations->Find("inner_max")->number(), 180);
+}
+
 }  // namespace
 }  // namespace sim::io

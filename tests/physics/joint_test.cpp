@@ -148,6 +148,43 @@ INSTANTIATE_TEST_SUITE_P(InnerSolvers, PendulumChain,
                          test_support::LinearSolverParamName());
 
 
+// The joints' own tolerance decides iterations past the regular budget (newton_iterations up to
+// newton_max_iterations): none while the joint error is under it, extras that lower the error
+// when it is tighter than what the regular budget reaches.
+TEST(PendulumChainBudget, JointToleranceDecidesExtraIterations) {
+  struct Run {
+    int most_outer = 0;
+    int steps_past_budget = 0;
+    Real max_joint_error = 0;
+  };
+  const auto run = [](Real joint_tolerance) {
+    // 30°: a swing fast enough that 6 Newton iterations leave a joint error of ~1e-6 m
+    Chain chain = MakeChain(4, 30 * kPi / 180, LinearSolverKind::kPcr);
+    SettingValues& nsn = *chain.model.options.solver.Find("nsn");
+    nsn.Set("newton_tolerance", 1e6);  // no extras for the contacts (there are none)
+    nsn.Set("newton_joint_tolerance", joint_tolerance);
+    auto model = std::make_shared<const Model>(chain.model);
+    auto simulation = Simulation::Create(model, chain.state, "nsn");
+    EXPECT_TRUE(simulation.ok()) << simulation.diagnostics().Format();
+    Run result;
+    for (int s = 0; s < 120; ++s) {
+      const StepReport& report = simulation.value()->Step();
+      result.most_outer = std::max(result.most_outer, report.outer_iterations);
+      result.steps_past_budget += report.outer_iterations > 6;
+      result.max_joint_error = std::max(result.max_joint_error, report.max_joint_error);
+    }
+    return result;
+  };
+  const Run loose = run(1e6);
+  const Run tight = run(1e-12);
+  EXPECT_LE(loose.most_outer, 6);  // the regular budget, newton_iterations
+  EXPECT_GT(loose.max_joint_error, 1e-9) << "the regular budget already meets the tight tolerance";
+  EXPECT_GT(tight.steps_past_budget, 0);
+  EXPECT_LE(tight.most_outer, 8);  // newton_max_iterations
+  EXPECT_LT(tight.max_joint_error, loose.max_joint_error);
+}
+
+
 // Every joint type, limits, a drive and a contact: the assembled rows J must be the derivative
 // of the residual h with respect to u, and C·Δt its derivative with respect to λ (eq. (77)).
 TEST(NewtonResidual, JacobiansMatchCentralDifferences) {

@@ -20,12 +20,16 @@ const ElementKernels& Kernels() {
   return kernels_for_testing != nullptr ? *kernels_for_testing : CpuElementKernels();
 }
 
+// edge of the regular tet of volume V, V = a³/(6√2) [m]: the size of an element
+Real RegularTetEdge(Real volume) { return std::cbrt(6 * std::sqrt(Real(2)) * volume); }
+
 }  // namespace
 
 
 void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, bool shear_rows) {
   dt_ = dt;
   shear_rows_ = shear_rows;
+  length_scale_ = 0;
   const int tets = model.tet_count();
   const int groups = (tets + kTetLanes - 1) / kTetLanes;
   block_.resize(tets);
@@ -64,7 +68,9 @@ void ElementRows::Begin(const Model& model, int body_count, Real dt, Real time, 
       for (int k = 0; k < 4; ++k) block_[t][k] = body_count + body.tets[e][k];
       const Real activation = body.tet_activation.empty() ? 0 : scale * body.tet_activation[e];
       // the rest shape with the activation growth, if any
-      pack(t, block_[t], GrownTetRest(body, e, scale), material, activation, body.damping);
+      const TetRest rest = GrownTetRest(body, e, scale);
+      pack(t, block_[t], rest, material, activation, body.damping);
+      length_scale_ = std::max(length_scale_, RegularTetEdge(rest.volume));
     }
   }
   // the padding lanes of a shorter last group: copies of the group's first tet, so the lanes of

@@ -147,6 +147,9 @@ class ElementRows {
   void AddRotationStiffness(const Real* lambda, Real dt, std::vector<Vec3>* c) const;
 
   bool shear_rows() const { return shear_rows_; }
+  /// The largest element's size, the edge of a regular tet of its rest volume [m]: a strain
+  /// error ε of the rows moves its nodes against each other by up to about ε times this.
+  Real length_scale() const { return length_scale_; }
 
   /// Points the element part of `arrays` (tets, groups, lane width) at these rows' groups.
   void DescribeArrays(SchurArrays<Real>* arrays) const;
@@ -207,6 +210,7 @@ class ElementRows {
   };
   mutable std::vector<PaddedNode> padded_nodes_[2];
   Real dt_ = 0;
+  Real length_scale_ = 0;  // length_scale() [m]
 
   /// Adds the nodal forces U X̂ Bᵀ of the multipliers x (6) of tet e with the rows U, B of its
   /// lane in `group`.

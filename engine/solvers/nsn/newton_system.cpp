@@ -29,11 +29,10 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
   blocks_.Begin(model, in, control, dt);
   constraints_.Begin(model, control, contacts, blocks_.body_count());
   const int blocks = blocks_.count();
-  for (auto* v : {&block_gs_shift_, &dv_, &dw_, &v_saved_, &w_saved_, &x_saved_, &v_prev_,
-                  &scratch_lin_, &scratch_ang_, &scratch_lin2_, &scratch_ang2_, &g_lin_, &g_ang_}) {
+  for (auto* v : {&block_gs_shift_, &dv_, &dw_, &v_prev_, &scratch_lin_, &scratch_ang_,
+                  &scratch_lin2_, &scratch_ang2_, &g_lin_, &g_ang_}) {
     v->assign(blocks, Vec3::Zero());
   }
-  q_saved_.assign(blocks, Quat::Identity());
 
   // NSN's own rows: the NCP-scaled J, the element rows, and the multipliers
   const int rows = constraints_.row_count();
@@ -41,7 +40,7 @@ void NewtonSystem::Begin(const Model& model, const State& in, const Control& con
   gradients_prev_.resize(rows);
   friction_active_.assign(constraints_.contact_count(), 0);
   elements_.Begin(model, blocks_.body_count(), dt, in.time + dt, settings_.fem_shear_rows);
-  for (VectorX* v : {&lambda_, &lambda_saved_, &c_diag_, &h_, &diag_, &r_}) {
+  for (VectorX* v : {&lambda_, &c_diag_, &h_, &diag_, &r_}) {
     v->setZero(rows + elements_.row_count());
   }
   r_frozen_ = false;
@@ -255,7 +254,8 @@ void NewtonSystem::Assemble() {
     const Real element_error =
         elements_.Assemble(blocks_.v, lambda_.data() + begin, blocks_.inv_mass,
                            settings_.regularization, h_.data() + begin, diag_.data() + begin);
-    errors_.bilateral = element_error;
+    // as a length, like the joints': the strain error times the largest element's size
+    errors_.bilateral = element_error * elements_.length_scale();
     errors_.element = element_error;
   }
 
@@ -566,21 +566,21 @@ Real NewtonSystem::ApplyStep(Real alpha, const VectorX& x) {
 }
 
 
-void NewtonSystem::SaveIterate() {
-  v_saved_ = blocks_.v;
-  w_saved_ = blocks_.w;
-  x_saved_ = blocks_.x;
-  q_saved_.assign(blocks_.q.begin(), blocks_.q.end());
-  lambda_saved_ = lambda_;
+void NewtonSystem::SaveIterate(Iterate* to) const {
+  to->v = blocks_.v;
+  to->w = blocks_.w;
+  to->x = blocks_.x;
+  to->q.assign(blocks_.q.begin(), blocks_.q.end());
+  to->lambda = lambda_;
 }
 
 
-void NewtonSystem::RestoreIterate() {
-  blocks_.v = v_saved_;
-  blocks_.w = w_saved_;
-  blocks_.x = x_saved_;
-  blocks_.q.assign(q_saved_.begin(), q_saved_.end());
-  lambda_ = lambda_saved_;
+void NewtonSystem::RestoreIterate(const Iterate& from) {
+  blocks_.v = from.v;
+  blocks_.w = from.w;
+  blocks_.x = from.x;
+  blocks_.q.assign(from.q.begin(), from.q.end());
+  lambda_ = from.lambda;
 }
 
 

@@ -49,7 +49,8 @@ struct IterateErrors {
   Real normal = 0;  ///< max |min(C, rλ)| over unilateral rows [m]
   /// max over active contacts of |Dᵀu + Wλ_f| (compliance) or r·|λ_f − P(z)| (projection) [m/s]
   Real friction = 0;
-  /// max |c − c*| of rigid rows, |h|·Δt of compliant ones [m or rad], |E φ| of element rows [-]
+  /// max |c − c*| of rigid rows, |h|·Δt of compliant ones [m or rad], and of element rows
+  /// |E φ| times the largest element's size (ElementRows::length_scale) [m]
   Real bilateral = 0;
   Real joint = 0;    ///< the joint and attachment rows' part of `bilateral` [m or rad]
   Real element = 0;  ///< the element rows' part of `bilateral`, max |E φ| [-]
@@ -84,9 +85,18 @@ class NewtonSystem final : public SchurOperator {
   /// with the erratum of digest §19 #8). Returns ‖αΔu‖∞.
   Real ApplyStep(Real alpha, const VectorX& x);
 
-  /// Saves (u, λ, q) / restores them (line search trials).
-  void SaveIterate();
-  void RestoreIterate();
+  /// An iterate (u, λ, q) saved whole.
+  struct Iterate {
+    std::vector<Vec3> v, w, x;
+    std::vector<Quat> q;
+    VectorX lambda;
+  };
+  /// Saves the current iterate to `to` / makes `from` the current iterate (unassembled).
+  void SaveIterate(Iterate* to) const;
+  void RestoreIterate(const Iterate& from);
+  /// The same with the system's own slot (line search trials).
+  void SaveIterate() { SaveIterate(&trial_); }
+  void RestoreIterate() { RestoreIterate(trial_); }
 
   /// Remembers the physical row gradients of the accepted iterate, before ApplyStep moves it
   /// (the other end of the geometric-stiffness secant; line-search trials do not count).
@@ -182,8 +192,8 @@ class NewtonSystem final : public SchurOperator {
   std::vector<Vec3> block_gs_shift_;      // geometric stiffness shift per block [kg]
   std::vector<Mat3> rotation_stiffness_;  // −Σ λ ∂²c/∂θ² per body [N·m]
   std::vector<Vec3> dv_, dw_;             // Newton step Δu
-  std::vector<Vec3> v_saved_, w_saved_, x_saved_, v_prev_;
-  std::vector<Quat> q_saved_;
+  std::vector<Vec3> v_prev_;
+  Iterate trial_;  // SaveIterate()'s slot
   // per-block scratch of the products: Jᵀx (lin, ang) and H⁻¹Jᵀx (lin2, ang2)
   mutable std::vector<Vec3> scratch_lin_, scratch_ang_, scratch_lin2_, scratch_ang2_;
   std::vector<Vec3> g_lin_, g_ang_;  // momentum residual g [N·s]
@@ -200,7 +210,7 @@ class NewtonSystem final : public SchurOperator {
   std::vector<int> incidence_begin_, incidence_cursor_, incidence_row_;
   std::vector<Vec3> incidence_lin_, incidence_ang_;
   SchurArrays<Real> arrays_;  // spans over the above, the blocks and the element rows
-  VectorX lambda_, lambda_saved_, c_diag_, h_, diag_;
+  VectorX lambda_, c_diag_, h_, diag_;
   VectorX r_;              // complementarity scale per unilateral row / friction pair
   bool r_frozen_ = false;  // r is computed at the first assembly of the step
   std::vector<unsigned char> friction_active_;

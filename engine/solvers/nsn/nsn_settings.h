@@ -58,6 +58,12 @@ struct NsnSettings {
   /// residual stays above newton_tolerance (a new contact, an impact)
   int newton_max_iterations = 8;
   Real newton_tolerance = 1e-4;  ///< velocity residual under which no extra iteration runs [m/s]
+  /// joint error under which no extra iteration runs [m or rad]: a position error, corrected
+  /// at every step and not accumulated, so not a velocity tolerance as the contacts'
+  Real newton_joint_tolerance = 1e-5;
+  /// a step whose last iterate's residual (as a velocity, every row) exceeds this multiple of
+  /// the least it met returns that iterate instead (a diverging Newton); 0: the last always [-]
+  Real newton_fallback_ratio = 100;
   int linear_iterations = 20;
   /// raise linear_iterations to kIterationsPerWaveCell·c·Δt/h of the stiffest soft body on the
   /// Jacobi FEM preconditioner, at most wave_iterations_max (WaveIterations)

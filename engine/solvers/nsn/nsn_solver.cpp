@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
+#include <string>
 
 #include "engine/core/stopwatch.h"
 #include "engine/model/model.h"
@@ -55,25 +57,34 @@ void CheckConverged(const IterationRecord& record, const NsnSettings& settings,
   }
 }
 
-// The residual that earns iterations past the regular budget: contacts and joints, as a velocity
-// [m/s]. A step where contacts begin (a landing, the first step) needs them, as its normal forces
-// and with them the friction bounds grow over the iterations; so does a light chain under a heavy
-// load. Element rows are left out: their stretch error has no velocity scale.
-Real ExtraIterationResidual(const nsn::IterateErrors& errors, Real dt) {
+// The contacts' and joints' residual as a velocity [m/s] (joint error per step)
+Real ContactJointResidual(const nsn::IterateErrors& errors, Real dt) {
   return std::max({errors.friction, errors.normal / dt, errors.joint / dt});
+}
+
+// How far a step is from needing no iteration past the regular budget [-]: the contacts'
+// residual over newton_tolerance, the joints' error over newton_joint_tolerance; above 1 it
+// earns one. A step where contacts begin (a landing, the first step) needs them, as its normal
+// forces and with them the friction bounds grow over the iterations; so does a light chain under
+// a heavy load. Element rows are left out: their stretch error has no velocity scale.
+Real ExtraIterationNeed(const nsn::IterateErrors& errors, const NsnSettings& settings, Real dt) {
+  return std::max(std::max(errors.friction, errors.normal / dt) / settings.newton_tolerance,
+                  errors.joint / settings.newton_joint_tolerance);
 }
 
 // friction outside its cone that still counts as converged (a fraction of the bound) [-]
 constexpr Real kConvergedCone = 1e-3;
 
-// every residual of the iterate below the tolerance, as a velocity [m/s]: contacts, friction
-// (inside its cone), joints, elements (their strain error per step, a strain rate [1/s], which
-// for element sizes under 1 m is stricter than the velocity of their nodes) and the momentum
-// balance that a damped step leaves
+// every residual of the iterate as a velocity [m/s]: contacts, friction, joints, elements (their
+// strain error per step, a strain rate [1/s], which for element sizes under 1 m is stricter than
+// the velocity of their nodes) and the momentum balance that a damped step leaves
+Real VelocityResidual(const nsn::IterateErrors& errors, Real dt) {
+  return std::max({ContactJointResidual(errors, dt), errors.element / dt, errors.momentum});
+}
+
+// every residual below the tolerance [m/s], friction inside its cone
 bool Converged(const nsn::IterateErrors& errors, Real tolerance, Real dt) {
-  const Real velocity =
-      std::max({ExtraIterationResidual(errors, dt), errors.element / dt, errors.momentum});
-  return velocity <= tolerance && errors.cone <= kConvergedCone;
+  return VelocityResidual(errors, dt) <= tolerance && errors.cone <= kConvergedCone;
 }
 
 // extra iterations go on while each one keeps shrinking the residual: below 3/4 of what it was
@@ -129,29 +140,40 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
   bool assembled = false;
   const int most_iterations = std::max(settings.newton_iterations, settings.newton_max_iterations);
   const int linear_iterations = WaveIterations(settings, model, dt);
-  std::vector<Real>& residuals = extra_residuals_;
-  residuals.clear();
+  std::vector<Real>& needs = extra_needs_;
+  needs.clear();
+  // the iterate of least residual met, for a Newton that diverges (friction bounds that follow
+  // normal forces jumping at an impact): returned instead of the last. The residual as a
+  // velocity, not the merit: a joint friction row's scaled force error swamps the merit. Never
+  // the warm start itself: returned step after step, it would carry no forces at all.
+  Real best_residual = std::numeric_limits<Real>::infinity();
+  int best_iteration = -1;
   for (int n = 0; n < most_iterations; ++n) {
     // assemble at the current iterate; its errors are this iteration's record
     stopwatch.Restart();
     if (!assembled) system_.Assemble();
     assembled = true;
+    if (n > 0 && settings.newton_fallback_ratio > 0 &&
+        VelocityResidual(system_.errors(), dt) < best_residual) {
+      best_residual = VelocityResidual(system_.errors(), dt);
+      best_iteration = n;
+      system_.SaveIterate(&best_iterate_);
+    }
     // done early once every residual is below the tolerance (easy steps, resting contact);
     // past the regular budget only while unconverged and converging
-    const Real residual = ExtraIterationResidual(system_.errors(), dt);
+    const Real need = ExtraIterationNeed(system_.errors(), settings, dt);
     if (n >= settings.newton_min_iterations &&
         Converged(system_.errors(), settings.newton_exit_tolerance, dt)) {
       assembly_ms += stopwatch.ElapsedMs();
       break;
     }
     if (n >= settings.newton_iterations &&
-        (residual <= settings.newton_tolerance ||
-         (residuals.size() >= 2 &&
-          residual > kExtraIterationProgress * residuals[residuals.size() - 2]))) {
+        (need <= 1 ||
+         (needs.size() >= 2 && need > kExtraIterationProgress * needs[needs.size() - 2]))) {
       assembly_ms += stopwatch.ElapsedMs();
       break;
     }
-    residuals.push_back(residual);
+    needs.push_back(need);
     if (n > 0) system_.UpdateGeometricStiffness();
     system_.BuildRhs(&rhs_);
     assembly_ms += stopwatch.ElapsedMs();
@@ -196,9 +218,22 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     }
   }
 
-  // quality at the end of the step: one more evaluation at the final iterate
+  // quality at the end of the step: one more evaluation at the final iterate, or at the best
+  // one where the last has diverged from it
   stopwatch.Restart();
   if (!assembled) system_.Assemble();
+  char fallback_note[160] = "";
+  const Real final_residual = VelocityResidual(system_.errors(), dt);
+  if (best_iteration >= 0 && final_residual > settings.newton_fallback_ratio * best_residual) {
+    std::snprintf(fallback_note, sizeof(fallback_note),
+                  "Newton diverged (residual %.3g m/s at the end, %.3g at iteration %d): kept "
+                  "iteration %d",
+                  final_residual, best_residual, best_iteration + 1, best_iteration + 1);
+    report->iterations.push_back(
+        RecordOf(system_.errors(), static_cast<int>(report->inner_residuals.size())));
+    system_.RestoreIterate(best_iterate_);
+    system_.Assemble();
+  }
   const IterationRecord final_record =
       RecordOf(system_.errors(), static_cast<int>(report->inner_residuals.size()));
   report->iterations.push_back(final_record);
@@ -226,6 +261,9 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     return;
   }
   CheckConverged(final_record, settings, report);
+  if (fallback_note[0] != '\0') {
+    report->message += (report->message.empty() ? "" : "; ") + std::string(fallback_note);
+  }
 }
 
 }  // namespace sim

@@ -47,7 +47,8 @@ class SolverNsn final : public Solver {
   nsn::NewtonSystem system_;
   nsn::LinearWorkspace workspace_;
   nsn::VectorX rhs_, solution_;
-  std::vector<Real> extra_residuals_;  // per Newton iteration, for the extra iterations' test
+  std::vector<Real> extra_needs_;            // per Newton iteration, for the extra iterations' test
+  nsn::NewtonSystem::Iterate best_iterate_;  // the least-merit iterate of the step
 };
 
 }  // namespace sim
