@@ -217,6 +217,13 @@ void ScriptedRun::PlayScript(quint64 frame) {
   const bool keys_due = options_.keys_every > 0 ? frame > 0 && frame % options_.keys_every == 0
                                                 : !keys_pressed_ && frame >= frames / 4;
   if (!options_.keys.isEmpty() && keys_due) {
+    // once: said with the sim time it was pressed at, as the drag is
+    if (options_.keys_every <= 0) {
+      const auto& snapshot = *window_->simulation()->latest();
+      std::cout << "keys: " << options_.keys.join(',').toStdString() << " at frame " << frame
+                << ", sim time " << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s"
+                << std::endl;
+    }
     keys_pressed_ = true;
     PressKeys(options_.keys);
   }

@@ -148,7 +148,7 @@ struct RobotPlacement {
   Real joint_friction_scale = 1;
   /// true: every drive's force is limited to its joint's URDF <limit effort> (a motor's
   /// saturation; a scene drive's own `max_force` wins); false: unbounded drives
-  bool effort_limits = false;
+  bool effort_limits = true;
 };
 
 /// Adds the robot's bodies, collision shapes (primitives; meshes as hulls or SDF-backed meshes),

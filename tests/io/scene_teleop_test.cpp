@@ -33,7 +33,7 @@ std::string Errors(const std::string& teleop) {
 
 
 TEST(SceneTeleopTest, EffortLimitsBoundTheDrivesByTheUrdfEfforts) {
-  // our Fetch's URDF: torso <limit effort="450">, shoulder lift 131.76 N·m; off by default, and a
+  // our Fetch's URDF: torso <limit effort="450">, shoulder lift 131.76 N·m; on by default, and a
   // scene drive's own max_force wins over the URDF's
   const auto load = [](const std::string& extra) {
     return ParseScene(R"({"objects": [{"name": "fetch", "type": "urdf",
@@ -41,13 +41,13 @@ TEST(SceneTeleopTest, EffortLimitsBoundTheDrivesByTheUrdfEfforts) {
                           extra + "}]}",
                       kSource);
   };
-  Expected<Scene> plain = load("");
-  ASSERT_TRUE(plain.ok()) << plain.diagnostics().Format();
-  const int torso = plain->model->FindJoint("fetch/torso_lift_joint");
+  Expected<Scene> unbounded = load(R"(, "effort_limits": false)");
+  ASSERT_TRUE(unbounded.ok()) << unbounded.diagnostics().Format();
+  const int torso = unbounded->model->FindJoint("fetch/torso_lift_joint");
   ASSERT_GE(torso, 0);
-  EXPECT_TRUE(std::isinf(plain->model->joint_drive[torso].max_force));
-  Expected<Scene> limited = load(R"(, "effort_limits": true,
-      "drives": {"shoulder_lift_joint": {"stiffness": 100, "max_force": 20}})");
+  EXPECT_TRUE(std::isinf(unbounded->model->joint_drive[torso].max_force));
+  Expected<Scene> limited =
+      load(R"(, "drives": {"shoulder_lift_joint": {"stiffness": 100, "max_force": 20}})");
   ASSERT_TRUE(limited.ok()) << limited.diagnostics().Format();
   const Model& model = *limited->model;
   EXPECT_EQ(model.joint_drive[torso].max_force, 450);

@@ -454,6 +454,33 @@ TEST(NewtonFallback, TheTablePilesDivergingFirstStepKeepsItsBestIterate) {
 }
 
 
+// ---- drives at their URDF efforts ----------------------------------------------------------
+
+// Fetch's stiff hold drives (k = 1e6) at their URDF efforts (the head's 0.32 and 0.68 N·m cannot
+// hold the head): a saturated drive's row is the projection λ = P(λ − h/r) on [−f_max, f_max].
+// Deciding the branch by the drive's force at the iterate instead swung the stiff arm drives
+// across their bounds every iteration (wanted 40 → 460 → 8600 N·m) and 479 of the first 482 steps
+// of this scene ended unconverged; with the projection none of the first 240 do.
+TEST(EffortLimits, FetchAtItsUrdfEffortsConverges) {
+  Loaded loaded = LoadValidationScene("../fetch_tomato.json");
+  const int head_pan = loaded.model->FindJoint("fetch/head_pan_joint");
+  ASSERT_GE(head_pan, 0);
+  ASSERT_NEAR(loaded.model->joint_drive[head_pan].max_force, 0.32, 1e-12);  // on by default
+  auto sim = Start(loaded);
+  int unconverged = 0;
+  std::string last;
+  for (int s = 0; s < 240; ++s) {
+    const StepReport& report = sim->Step();
+    ASSERT_EQ(report.status & (kStepNonFinite | kStepRunaway), 0u) << report.message;
+    if (report.status & kStepUnconverged) {
+      ++unconverged;
+      last = report.message;
+    }
+  }
+  EXPECT_LE(unconverged, 2) << last;  // a grasp's contact changes may flag a step or two
+}
+
+
 // ---- one linear sub-problem: PCR's preconditioned residual is monotone ----------------------
 
 TEST(LinearSubproblem, PcrResidualIsMonotoneAndBeatsRelaxation) {
