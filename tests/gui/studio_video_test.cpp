@@ -140,16 +140,17 @@ TEST(StudioVideoTest, CtrlShiftRStopsTheRecordingAndFinishesTheFile) {
   std::cout << match[0] << std::endl;
   const std::optional<double> sim_time = NumberAfter(run.out, "sim: time ");
   ASSERT_TRUE(sim_time) << RunReport(run);
-  // the video ends at the sim time the keys were pressed, not at the end of the run: within
-  // 0.25 s, as the window renders a frame or two (0.04-0.07 s measured, more on a loaded
-  // machine) before the key's event is handled; times, not frame counts, as a loaded machine
-  // renders fewer frames per sim second
+  // the video ends at the sim time the keys were pressed, not at the end of the run: nearer the
+  // press than the end, as the window renders a few frames before the key's event is handled
+  // (0.04-0.07 s of sim time measured, 0.26 s on a loaded machine); times, not frame counts, as
+  // a loaded machine renders fewer frames per sim second
   const std::regex keys_line(R"(keys: Ctrl\+Shift\+R at frame \d+, sim time (\S+) s)");
   std::smatch keys;
   ASSERT_TRUE(std::regex_search(run.out, keys, keys_line)) << RunReport(run);
   const double video_end = std::stod(match[3]);
-  EXPECT_LE(video_end, std::stod(keys[1]) + 0.25) << RunReport(run);
-  EXPECT_LT(video_end, *sim_time) << "recorded to the end of the run" << RunReport(run);
+  const double pressed = std::stod(keys[1]);
+  EXPECT_GE(video_end, pressed - 1.0 / kFps) << RunReport(run);
+  EXPECT_LT(video_end, (pressed + *sim_time) / 2) << "recorded on past the press" << RunReport(run);
   render::VideoInfo info;
   std::string error;
   ASSERT_TRUE(render::ProbeVideo(video.string(), &info, &error)) << error;

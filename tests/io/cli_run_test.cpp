@@ -506,13 +506,13 @@ TEST_F(CliRunTest, BenchMissingSceneExitsOneButBenchesTheOthers) {
   std::remove(csv.c_str());
 }
 
-// a run that finishes but is flagged unconverged is not benched as "ok": the table pile's
-// first steps (tables released with 5 mm overlaps) end with friction outside its cone
+// a run that finishes but is flagged unconverged is not benched as "ok": the Allegro hand's
+// first steps, closing on the ball, end unconverged at the scene's budget
 TEST_F(CliRunTest, BenchSaysHowManyStepsWereUnconverged) {
   const std::string csv = TempPath(".csv");
   const CommandResult r =
       RunContactSim("bench " + std::string(SIM_SOURCE_DIR) +
-                    "/scenes/table_pile.json --steps 2 --repeat 1 --warmup 0 --csv " + csv);
+                    "/scenes/allegro_ball.json --steps 2 --repeat 1 --warmup 0 --csv " + csv);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   const std::vector<std::string> lines = ReadLines(csv);
   ASSERT_EQ(lines.size(), 2u);
