@@ -54,6 +54,11 @@ long ResidentKb() {
   return -1;
 }
 
+// the sim time of lane 0 in the latest snapshot [s] (0 before the first scene)
+double LaneZeroTime(const SimSnapshot& snapshot) {
+  return snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time;
+}
+
 }  // namespace
 
 
@@ -86,7 +91,7 @@ void ScriptedRun::OnSceneLoadFinished(bool ok, const QString& path) {
     const auto& snapshot = *window_->simulation()->latest();
     const char* outcome = window_->last_load_cancelled() ? "cancelled" : ok ? "ok" : "failed";
     std::cout << "load: " << outcome << " " << path.toStdString() << " at sim time "
-              << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s\n"
+              << LaneZeroTime(snapshot) << " s\n"
               << "status: " << window_->statusBar()->currentMessage().toStdString() << std::endl;
     return;
   }
@@ -178,7 +183,7 @@ void ScriptedRun::PlayScript(quint64 frame) {
       const auto& snapshot = *window_->simulation()->latest();
       std::cout << "drag joint: " << options_.drag_joint.toStdString() << " to "
                 << options_.drag_joint_target << " at frame " << frame << ", sim time "
-                << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
+                << LaneZeroTime(snapshot) << " s" << std::endl;
     } else if (frame >= std::max<quint64>(1, frames / 4)) {
       joint_dragged_ = true;
       std::cerr << "contact-studio: error: --drag-joint: no driven joint '"
@@ -221,8 +226,7 @@ void ScriptedRun::PlayScript(quint64 frame) {
     if (options_.keys_every <= 0) {
       const auto& snapshot = *window_->simulation()->latest();
       std::cout << "keys: " << options_.keys.join(',').toStdString() << " at frame " << frame
-                << ", sim time " << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s"
-                << std::endl;
+                << ", sim time " << LaneZeroTime(snapshot) << " s" << std::endl;
     }
     keys_pressed_ = true;
     PressKeys(options_.keys);
@@ -243,7 +247,7 @@ void ScriptedRun::PlayScript(quint64 frame) {
     opened_after_ = true;
     const auto& snapshot = *window_->simulation()->latest();
     std::cout << "open-after: " << options_.open_after.toStdString() << " at sim time "
-              << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
+              << LaneZeroTime(snapshot) << " s" << std::endl;
     window_->OpenScene(options_.open_after);
   }
   if (!options_.drop.isEmpty() && !dropped_ && frame >= frames / 2) {
@@ -381,7 +385,7 @@ void ScriptedRun::SaveNumberedScreenshot(quint64 frame) {
     return;
   }
   std::cout << "screenshot at frame " << frame << ": " << path.toStdString() << " sim time "
-            << (snapshot.lanes.empty() ? 0.0 : snapshot.lanes[0].time) << " s" << std::endl;
+            << LaneZeroTime(snapshot) << " s" << std::endl;
 }
 
 

@@ -275,11 +275,9 @@ void WriteRunSections(const RunResult& run, JsonOut* out) {
     out->Key((std::string(name) + "_median").c_str());
     out->Number(Median(*values));
     out->Key((std::string(name) + "_mean").c_str());
-    out->Number(values->empty() ? 0.0
-                                : std::accumulate(values->begin(), values->end(), 0.0) /
-                                      static_cast<double>(values->size()));
+    out->Number(Mean(*values));
     out->Key((std::string(name) + "_max").c_str());
-    out->Number(values->empty() ? 0.0 : *std::max_element(values->begin(), values->end()));
+    out->Number(Maximum(*values));
   }
   out->EndObject();
 
@@ -380,6 +378,18 @@ double Percentile(std::vector<double> samples, double p) {
 double Minimum(const std::vector<double>& samples) {
   if (samples.empty()) return kNaN;
   return *std::min_element(samples.begin(), samples.end());
+}
+
+
+double Maximum(const std::vector<double>& samples) {
+  if (samples.empty()) return kNaN;
+  return *std::max_element(samples.begin(), samples.end());
+}
+
+
+double Mean(const std::vector<double>& samples) {
+  if (samples.empty()) return kNaN;
+  return std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
 }
 
 

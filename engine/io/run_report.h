@@ -30,6 +30,12 @@ double Percentile(std::vector<double> samples, double p);
 /// Smallest sample; NaN when empty.
 double Minimum(const std::vector<double>& samples);
 
+/// Largest sample; NaN when empty.
+double Maximum(const std::vector<double>& samples);
+
+/// Arithmetic mean; NaN when empty.
+double Mean(const std::vector<double>& samples);
+
 /// Number of steps with each StepStatus bit set (`ok`: steps with no bit set).
 struct StatusCounts {
   int ok = 0;

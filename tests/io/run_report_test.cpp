@@ -30,6 +30,10 @@ TEST(RunReportStatsTest, MedianPercentileMinimum) {
   EXPECT_EQ(Percentile(values, 0), 1);
   EXPECT_EQ(Percentile(values, 50), 10);
   EXPECT_EQ(Minimum(values), 1);
+  EXPECT_EQ(Maximum(values), 20);
+  EXPECT_EQ(Mean(values), 10.5);
+  EXPECT_TRUE(std::isnan(Maximum({})));
+  EXPECT_TRUE(std::isnan(Mean({})));
   EXPECT_TRUE(std::isnan(Percentile({}, 95)));
 }
 

@@ -153,11 +153,13 @@ void SolverNsn::Step(const Model& model, const State& in, const Control& control
     stopwatch.Restart();
     if (!assembled) system_.Assemble();
     assembled = true;
-    if (n > 0 && settings.newton_fallback_ratio > 0 &&
-        VelocityResidual(system_.errors(), dt) < best_residual) {
-      best_residual = VelocityResidual(system_.errors(), dt);
-      best_iteration = n;
-      system_.SaveIterate(&best_iterate_);
+    if (n > 0 && settings.newton_fallback_ratio > 0) {
+      const Real residual = VelocityResidual(system_.errors(), dt);
+      if (residual < best_residual) {
+        best_residual = residual;
+        best_iteration = n;
+        system_.SaveIterate(&best_iterate_);
+      }
     }
     // done early once every residual is below the tolerance (easy steps, resting contact);
     // past the regular budget only while unconverged and converging

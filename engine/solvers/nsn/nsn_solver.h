@@ -48,7 +48,7 @@ class SolverNsn final : public Solver {
   nsn::LinearWorkspace workspace_;
   nsn::VectorX rhs_, solution_;
   std::vector<Real> extra_needs_;            // per Newton iteration, for the extra iterations' test
-  nsn::NewtonSystem::Iterate best_iterate_;  // the least-merit iterate of the step
+  nsn::NewtonSystem::Iterate best_iterate_;  // the step's least-residual iterate (fallback)
 };
 
 }  // namespace sim
